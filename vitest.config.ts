@@ -1,0 +1,47 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One Vitest run for every workspace: core (node), server on SQLite and on PostgreSQL (the same
+ * tests twice, against real databases), and web components (jsdom).
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'core',
+          include: ['core/src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'server-sqlite',
+          include: ['server/src/**/*.test.ts'],
+          environment: 'node',
+          env: { TEST_DB: 'sqlite' },
+          testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          name: 'server-postgres',
+          include: ['server/src/**/*.test.ts'],
+          environment: 'node',
+          env: { TEST_DB: 'postgres' },
+          testTimeout: 20_000,
+        },
+      },
+      {
+        root: 'web',
+        test: {
+          name: 'web',
+          include: ['src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['src/test/setup.ts'],
+          css: false,
+        },
+      },
+    ],
+  },
+});
