@@ -1,0 +1,345 @@
+/**
+ * Contracts of the admin API for users, roles and the permission model (issue 3), shared by the
+ * server's validation and the admin pages.
+ */
+import { z } from 'zod';
+import {
+  ALL_PERMISSION_IDS,
+  CONTEXT_ROLE_IDS,
+  CONTEXT_ROLES,
+  CUSTOM_ROLE_ID_PATTERN,
+  isSystemRoleId,
+} from '../access';
+import { AccessContextSchema, ContextAssignmentSchema, PermissionIdSchema } from './access';
+import { PublicUserSchema } from './auth';
+import { storableText } from './common';
+
+const ISO = z.iso.datetime({ offset: true });
+
+/** Page and size of a paginated list (1-based pages). */
+export const PageQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+});
+
+/** A Role of spec §3, with its permissions resolved through inheritance. */
+export const RoleSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  displayName: z.string(),
+  description: z.string(),
+  /** Permissions the role itself adds. */
+  permissions: z.array(z.string()),
+  inherits: z.string().nullable(),
+  context: z.literal('global'),
+  isSystemRole: z.boolean(),
+  priority: z.number(),
+});
+export type RoleDto = z.infer<typeof RoleSchema>;
+
+export const RoleWithUsageSchema = RoleSchema.extend({
+  /** Every permission the role grants, inherited ones included. */
+  allPermissions: z.array(z.string()),
+  /** How many users hold the role. */
+  userCount: z.number(),
+});
+export const RoleListSchema = z.object({ roles: z.array(RoleWithUsageSchema) });
+
+const customRoleFields = {
+  displayName: z
+    .string()
+    .trim()
+    .min(1, 'Display name is required')
+    .pipe(storableText(80, 'Display name')),
+  description: z.string().trim().pipe(storableText(500, 'Description')).default(''),
+  /** The system role (student or instructor) or custom role it builds on. */
+  inherits: z.string().min(1, 'Choose the role it inherits from').max(48),
+  /** Permissions it adds to the inherited ones. */
+  permissions: z
+    .array(PermissionIdSchema)
+    .max(ALL_PERMISSION_IDS.length)
+    .refine((ps) => new Set(ps).size === ps.length, 'Each permission only once'),
+  priority: z.number().int().min(1).max(99).default(20),
+};
+
+/** A new custom role. */
+export const CustomRoleCreateSchema = z.strictObject({
+  id: z
+    .string()
+    .min(2, 'Role id must be 2 to 48 characters')
+    .max(48, 'Role id must be 2 to 48 characters')
+    .regex(CUSTOM_ROLE_ID_PATTERN, 'Use lower-case letters, digits and hyphens, e.g. field-trainer')
+    .refine((id) => !isSystemRoleId(id) && id !== 'super_admin', 'A system role has this id'),
+  ...customRoleFields,
+});
+export type CustomRoleCreate = z.infer<typeof CustomRoleCreateSchema>;
+
+/** A custom role's new definition (its id does not change). */
+export const CustomRoleUpdateSchema = z.strictObject(customRoleFields);
+export type CustomRoleUpdate = z.infer<typeof CustomRoleUpdateSchema>;
+
+/** A user in the admin lists. */
+export const AdminUserSchema = PublicUserSchema.extend({
+  createdAt: z.string(),
+  /** Global direct permissions. */
+  directPermissions: z.array(z.string()),
+  /** Stored context assignments in force (the own-department one not counted). */
+  assignmentCount: z.number(),
+});
+export type AdminUser = z.infer<typeof AdminUserSchema>;
+
+export const UserListQuerySchema = PageQuerySchema.extend({
+  /** Matches username, names and email, case-insensitively. */
+  search: z.string().trim().pipe(storableText(100, 'Search')).optional(),
+  role: z.string().max(48).optional(),
+  /** Department id. */
+  department: z.string().max(200).optional(),
+});
+export type UserListQuery = z.infer<typeof UserListQuerySchema>;
+
+export const UserListSchema = z.object({
+  users: z.array(AdminUserSchema),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+});
+
+export const SetRoleSchema = z.strictObject({ role: z.string().min(1).max(48) });
+export const GrantPermissionSchema = z.strictObject({ permission: PermissionIdSchema });
+
+/** Creates or replaces the user's assignment for a context (spec §4). */
+export const AssignmentInputSchema = z
+  .strictObject({
+    context: AccessContextSchema,
+    roles: z
+      .array(z.enum(CONTEXT_ROLE_IDS))
+      .max(CONTEXT_ROLE_IDS.length)
+      .refine((rs) => new Set(rs).size === rs.length, 'Each role only once')
+      .default([]),
+    directPermissions: z
+      .array(PermissionIdSchema)
+      .refine((ps) => new Set(ps).size === ps.length, 'Each permission only once')
+      .default([]),
+    /** ISO 8601 instant in the future, or null for no expiry. */
+    expiresAt: ISO.nullable().default(null),
+  })
+  .refine((a) => a.roles.length + a.directPermissions.length > 0, {
+    message: 'Give at least one role or permission',
+    path: ['roles'],
+  })
+  .superRefine((a, ctx) => {
+    for (const role of a.roles) {
+      const wanted = CONTEXT_ROLES[role].context.type;
+      if (a.context.type !== wanted) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['roles'],
+          message: `${CONTEXT_ROLES[role].displayName} can only be assigned in a ${wanted}`,
+        });
+      }
+    }
+  });
+export type AssignmentInput = z.infer<typeof AssignmentInputSchema>;
+
+export const AssignmentViewSchema = ContextAssignmentSchema.extend({
+  /** Context key, e.g. `course:otdr-101`. */
+  contextKey: z.string(),
+  /** A readable name for the context (course title, department name). */
+  contextLabel: z.string(),
+  /** Derived from the user's record (own department): cannot be edited or removed here. */
+  derived: z.boolean(),
+  /** Past its expiry or switched off: kept for the record, ignored by checks. */
+  inForce: z.boolean(),
+});
+export type AssignmentView = z.infer<typeof AssignmentViewSchema>;
+export const AssignmentListSchema = z.object({ assignments: z.array(AssignmentViewSchema) });
+
+/** Where an allowed permission comes from (core `Grant`). */
+export const GrantSchema = z.discriminatedUnion('source', [
+  z.object({ source: z.literal('admin'), roleId: z.string() }),
+  z.object({ source: z.literal('role'), roleId: z.string() }),
+  z.object({ source: z.literal('inherited-role'), roleId: z.string(), via: z.string() }),
+  z.object({ source: z.literal('direct') }),
+  z.object({
+    source: z.literal('context-role'),
+    context: AccessContextSchema,
+    roleId: z.enum(CONTEXT_ROLE_IDS),
+    expiresAt: z.string().nullable(),
+  }),
+  z.object({
+    source: z.literal('context-direct'),
+    context: AccessContextSchema,
+    expiresAt: z.string().nullable(),
+  }),
+  z.object({
+    source: z.literal('parent-context'),
+    context: AccessContextSchema,
+    roleId: z.enum(CONTEXT_ROLE_IDS).optional(),
+    expiresAt: z.string().nullable(),
+  }),
+]);
+
+/** `system` (default), `any`, or a context key such as `course:otdr-101`. */
+export const ScopeParamSchema = z
+  .string()
+  .max(300)
+  .regex(
+    /^(system|any|(course|department|user):[\w.-]+|custom:[\w.-]+:[\w.-]+)$/,
+    'Unknown context',
+  )
+  .default('system');
+
+export const EffectivePermissionsQuerySchema = z.object({ scope: ScopeParamSchema });
+export const EffectivePermissionsSchema = z.object({
+  userId: z.string(),
+  role: z.string(),
+  scope: z.string(),
+  permissions: z.array(z.object({ permission: z.string(), grants: z.array(GrantSchema) })),
+});
+
+/** Permission simulator: a permission or a page of the app, for a user, in a context. */
+export const SimulateRequestSchema = z
+  .strictObject({
+    userId: z.string().min(1).max(200),
+    /** A permission id (may be invalid: the answer says so, as the model does). */
+    permission: z.string().min(1).max(100).optional(),
+    /** A path of the app, e.g. `/departments/field-operations` or `/wiki/create`. */
+    route: z.string().min(1).max(300).startsWith('/').optional(),
+    scope: ScopeParamSchema,
+  })
+  .refine((r) => (r.permission === undefined) !== (r.route === undefined), {
+    message: 'Give a permission or a route',
+    path: ['permission'],
+  });
+export type SimulateRequest = z.infer<typeof SimulateRequestSchema>;
+
+export const SimulateResponseSchema = z.object({
+  allowed: z.boolean(),
+  reason: z.string().nullable(),
+  /** What was checked: the permissions (all/any), roles and the scope. */
+  checked: z.object({
+    permissions: z.array(z.string()),
+    mode: z.enum(['all', 'any']),
+    roles: z.array(z.string()),
+    scope: z.string(),
+    /** The route pattern matched, for a route. */
+    route: z.string().nullable(),
+  }),
+  /** For each permission checked and held, where it comes from. */
+  grants: z.array(z.object({ permission: z.string(), grants: z.array(GrantSchema) })),
+});
+export type SimulateResponse = z.infer<typeof SimulateResponseSchema>;
+
+/** The check audit (the in-memory ring of spec §6). */
+export const CheckAuditQuerySchema = z.object({
+  userId: z.string().max(200).optional(),
+  /** Default 50 for one user's view, 100 for all (spec §9). */
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  offset: z.coerce.number().int().min(0).max(1000).default(0),
+});
+export const CheckAuditSchema = z.object({
+  entries: z.array(
+    z.object({
+      id: z.string(),
+      userId: z.string(),
+      /** The user's username, when the user still exists. */
+      username: z.string().nullable(),
+      action: z.literal('checked'),
+      permission: z.string(),
+      context: z.string(),
+      timestamp: z.string(),
+      result: z.boolean(),
+      reason: z.string().nullable(),
+    }),
+  ),
+  total: z.number(),
+});
+
+/** Durable audit trail of access changes: who granted or revoked what, and when. */
+export const ACCESS_AUDIT_ACTIONS = [
+  'role.set',
+  'permission.grant',
+  'permission.revoke',
+  'assignment.create',
+  'assignment.replace',
+  'assignment.remove',
+  'custom_role.create',
+  'custom_role.update',
+  'custom_role.delete',
+  'auth_method.set',
+  'auth_provider.create',
+  'auth_provider.update',
+  'auth_provider.delete',
+] as const;
+export const AccessAuditQuerySchema = z.object({
+  actorId: z.string().max(200).optional(),
+  /** The user the change was about. */
+  userId: z.string().max(200).optional(),
+  action: z.enum(ACCESS_AUDIT_ACTIONS).optional(),
+  from: ISO.optional(),
+  to: ISO.optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  /** Default 50 for one user's view, 100 for all (spec §9). */
+  pageSize: z.coerce.number().int().min(1).max(200).optional(),
+});
+export const AccessAuditEntrySchema = z.object({
+  id: z.string(),
+  occurredAt: z.string(),
+  action: z.enum(ACCESS_AUDIT_ACTIONS),
+  actorId: z.string().nullable(),
+  actorUsername: z.string().nullable(),
+  targetUserId: z.string().nullable(),
+  targetUsername: z.string().nullable(),
+  roleId: z.string().nullable(),
+  permission: z.string().nullable(),
+  context: z.string().nullable(),
+  /** Before/after values and other particulars. */
+  details: z.record(z.string(), z.unknown()),
+});
+export type AccessAuditEntry = z.infer<typeof AccessAuditEntrySchema>;
+export const AccessAuditSchema = z.object({
+  entries: z.array(AccessAuditEntrySchema),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+});
+
+/** A course (the context of course roles). */
+export const CourseSchema = z.object({
+  id: z.string(),
+  code: z.string(),
+  title: z.string(),
+  description: z.string(),
+  departmentId: z.string().nullable(),
+  departmentName: z.string().nullable(),
+});
+export type Course = z.infer<typeof CourseSchema>;
+export const CourseListQuerySchema = PageQuerySchema.extend({
+  search: z.string().trim().max(100).optional(),
+});
+export const CourseListSchema = z.object({
+  courses: z.array(CourseSchema),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+});
+
+export const DepartmentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  memberCount: z.number(),
+});
+export const DepartmentListSchema = z.object({ departments: z.array(DepartmentSchema) });
+
+/** A participant of a course or a member of a department. */
+export const MemberSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  /** Context roles held there. */
+  roles: z.array(z.string()),
+  expiresAt: z.string().nullable(),
+});
+export const MemberListSchema = z.object({ members: z.array(MemberSchema) });

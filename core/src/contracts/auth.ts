@@ -1,0 +1,208 @@
+/**
+ * Contracts of the auth API (spec §7): request and response bodies, shared by the server's
+ * validation and the web client's fetchers and forms.
+ */
+import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../constants';
+import { AccessSnapshotSchema } from './access';
+import { storableText } from './common';
+
+/** Authentication methods (spec §4). */
+export const AUTH_METHODS = ['disabled', 'local', 'ldap', 'moodle', 'sso'] as const;
+export const AuthMethodSchema = z.enum(AUTH_METHODS);
+export type AuthMethod = z.infer<typeof AuthMethodSchema>;
+
+/** Login credentials: username and password, sent exactly as typed (spec §3). */
+export const CredentialsSchema = z.object({
+  /** The account name; looked up case-insensitively. */
+  username: z
+    .string({
+      error: (i) => (i.input === undefined ? 'Username is required' : 'Username must be text'),
+    })
+    .min(1, 'Username is required')
+    .max(256, 'Username is too long')
+    .pipe(storableText(256, 'Username')),
+  /** Verified exactly as typed: never trimmed or normalised. */
+  password: z
+    .string({
+      error: (i) => (i.input === undefined ? 'Password is required' : 'Password must be text'),
+    })
+    .min(1, 'Password is required')
+    .max(4096, 'Password is too long'),
+});
+export type Credentials = z.infer<typeof CredentialsSchema>;
+
+/** The user as the API returns it (spec §3, auth side and permission side). */
+export const PublicUserSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  email: z.string().nullable(),
+  firstname: z.string(),
+  lastname: z.string(),
+  /** System role: student, instructor or admin. */
+  role: z.string(),
+  /** Department name, or null. */
+  department: z.string().nullable(),
+  /** Department id (its URL slug), or null. */
+  departmentId: z.string().nullable(),
+  avatar: z.string().nullable(),
+  /** ISO 8601 instant of the previous successful sign-in, or null. */
+  lastLogin: z.string().nullable(),
+  isActive: z.boolean(),
+  isDefaultPassword: z.boolean(),
+  mustChangePassword: z.boolean(),
+  isSuperAdmin: z.boolean(),
+  /** How the account signs in. */
+  authMethod: AuthMethodSchema,
+  /** Directory sign-ins: the groups and attributes read at the last sign-in (spec §3). */
+  ldapGroups: z.array(z.string()).optional(),
+  ldapAttributes: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+  /** Moodle sign-ins: the Moodle user id (spec §3). */
+  moodleId: z.number().optional(),
+  /** Single sign-on: the provider signed in with (spec §3). */
+  ssoProvider: z.string().optional(),
+});
+export type PublicUser = z.infer<typeof PublicUserSchema>;
+
+/** Successful sign-in (spec §7: success, user, token). */
+export const LoginSuccessSchema = z.object({
+  success: z.literal(true),
+  user: PublicUserSchema,
+  /** Opaque bearer token for `Authorization: Bearer`. */
+  token: z.string(),
+  /** ISO 8601 instant the session ends. */
+  expiresAt: z.string(),
+});
+export type LoginSuccess = z.infer<typeof LoginSuccessSchema>;
+
+/** Failed sign-in (spec §7: success false, error). */
+export const LoginFailureSchema = z.object({
+  success: z.literal(false),
+  /** The message to show. */
+  error: z.string(),
+  code: z.string().optional(),
+  message: z.string().optional(),
+  /** Seconds to wait before trying again, when throttled. */
+  retryAfter: z.number().optional(),
+});
+export const LoginResponseSchema = z.discriminatedUnion('success', [
+  LoginSuccessSchema,
+  LoginFailureSchema,
+]);
+export type LoginResponse = z.infer<typeof LoginResponseSchema>;
+
+/** The auth log event of spec §3, sent by the client fire-and-forget. */
+export const AUTH_LOG_EVENTS = [
+  'login_attempt',
+  'login_success',
+  'login_failure',
+  'logout',
+  'logout_failure',
+  'session_expired',
+] as const;
+export const AuthLogEventSchema = z.object({
+  username: storableText(256, 'Username'),
+  event: z.enum(AUTH_LOG_EVENTS),
+  /** ISO 8601, as the client saw it. */
+  timestamp: z.iso.datetime({ offset: true }),
+  userAgent: storableText(1024, 'User agent'),
+  /** Always the fixed text 'client-side' (spec §3); the server records the real address. */
+  ipAddress: z.literal('client-side'),
+  authMethod: AuthMethodSchema,
+  error: storableText(2000, 'Error').nullish(),
+});
+export type AuthLogEvent = z.infer<typeof AuthLogEventSchema>;
+
+/** Profile update: the fields a user may change on their own profile. */
+export const ProfileUpdateSchema = z
+  .strictObject({
+    firstname: z
+      .string()
+      .trim()
+      .min(1, 'First name is required')
+      .pipe(storableText(100, 'First name'))
+      .optional(),
+    lastname: z
+      .string()
+      .trim()
+      .min(1, 'Last name is required')
+      .pipe(storableText(100, 'Last name'))
+      .optional(),
+    /** A new address, or null to remove it. */
+    email: z.email('Enter a valid email address').max(254).nullable().optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to update' });
+export type ProfileUpdate = z.infer<typeof ProfileUpdateSchema>;
+
+export const ProfileUpdateResponseSchema = z.object({
+  success: z.literal(true),
+  user: PublicUserSchema,
+});
+
+/** Password change: the current password and the new one. */
+export const ChangePasswordSchema = z.strictObject({
+  currentPassword: z.string().min(1, 'Current password is required').max(4096),
+  newPassword: z.string().min(1, 'New password is required').max(4096),
+});
+export type ChangePassword = z.infer<typeof ChangePasswordSchema>;
+
+export const ChangePasswordResponseSchema = z.object({
+  success: z.literal(true),
+  /** How many other sessions were ended. */
+  revokedSessions: z.number(),
+});
+
+/** One of the signed-in user's sessions. */
+export const SessionInfoSchema = z.object({
+  id: z.string(),
+  method: AuthMethodSchema,
+  createdAt: z.string(),
+  lastUsedAt: z.string(),
+  expiresAt: z.string(),
+  /** The client address the server saw when the session was created. */
+  ipAddress: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  /** True for the session making this request. */
+  current: z.boolean(),
+});
+export type SessionInfo = z.infer<typeof SessionInfoSchema>;
+export const SessionListSchema = z.object({ sessions: z.array(SessionInfoSchema) });
+
+export const RevokeOthersResponseSchema = z.object({ revoked: z.number() });
+
+/** GET /api/auth/me. */
+export const MeResponseSchema = z.object({
+  user: PublicUserSchema,
+  session: z.object({ id: z.string(), method: AuthMethodSchema, expiresAt: z.string() }),
+  access: AccessSnapshotSchema,
+});
+export type MeResponse = z.infer<typeof MeResponseSchema>;
+
+/** GET /api/auth/config: what the sign-in page offers. */
+export const AuthConfigSchema = z.object({
+  methods: z.array(AuthMethodSchema),
+  defaultMethod: AuthMethodSchema,
+  devMode: z.boolean(),
+  /** The configured providers of each enabled method: ids and labels only. */
+  providers: z.object({
+    ldap: z.array(z.object({ id: z.string(), label: z.string() })),
+    moodle: z.array(z.object({ id: z.string(), label: z.string() })),
+    sso: z.array(z.object({ id: z.string(), label: z.string() })),
+  }),
+});
+export type AuthConfig = z.infer<typeof AuthConfigSchema>;
+
+/**
+ * Length rule of a new password (counted in Unicode code points, no composition rules), shared by
+ * the form and the server; the server adds the common-password and username rules.
+ */
+export function passwordLengthProblem(password: string): string | null {
+  const length = [...password].length;
+  if (length < PASSWORD_MIN_LENGTH) {
+    return `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`;
+  }
+  if (length > PASSWORD_MAX_LENGTH) {
+    return `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`;
+  }
+  return null;
+}

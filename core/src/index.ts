@@ -1,0 +1,10 @@
+/** Learning Hub core: isomorphic model, tables, contracts, errors and constants. */
+export * from './access';
+export * from './routes';
+export * from './errors';
+export * from './constants';
+export * from './contracts/common';
+export * from './contracts/access';
+export * from './contracts/auth';
+export * from './contracts/admin';
+export * from './contracts/auth-providers';
