@@ -1,0 +1,33 @@
+// Bundles the server entry points into server/dist with esbuild. Workspace code (@learning-hub/core)
+// is bundled in; npm dependencies stay external and are loaded from node_modules at run time.
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const here = new URL('.', import.meta.url);
+const pkg = JSON.parse(readFileSync(new URL('package.json', here), 'utf8'));
+const external = Object.keys(pkg.dependencies).filter((d) => !d.startsWith('@learning-hub/'));
+
+mkdirSync(new URL('dist/', here), { recursive: true });
+await build({
+  absWorkingDir: new URL('.', here).pathname,
+  entryPoints: {
+    server: 'src/server.ts',
+    admin: 'src/cli/admin.ts',
+    migrate: 'src/cli/migrate.ts',
+  },
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  external,
+  logLevel: 'warning',
+  banner: {
+    js: "import { createRequire as __lhCreateRequire } from 'node:module'; const require = __lhCreateRequire(import.meta.url);",
+  },
+});
+copyFileSync(
+  new URL('src/auth/common-passwords.txt', here),
+  new URL('dist/common-passwords.txt', here),
+);

@@ -1,0 +1,160 @@
+/**
+ * Builds the Fastify app: plugins, features and the one error handler. `server.ts` opens the
+ * database and listens; tests call `buildApp` and use `app.inject`.
+ */
+import { existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import { AppError } from '@learning-hub/core';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppConfig } from './config';
+import type { Db } from './db';
+import type { ChangeTracker } from './db/change-tracker';
+import adminAccessRoutes from './features/admin-access/routes';
+import adminRolesRoutes from './features/admin-roles/routes';
+import adminUsersRoutes from './features/admin-users/routes';
+import adminAuthRoutes from './features/admin-auth/routes';
+import providerRoutes from './features/auth/provider-routes';
+import authRoutes from './features/auth/routes';
+import courseRoutes from './features/courses/routes';
+import departmentRoutes from './features/departments/routes';
+import healthRoutes from './features/health/routes';
+import { AccessService } from './access/access-service';
+import { ensureDevUser } from './auth/dev-user';
+import accessPlugin from './plugins/access';
+import errorsPlugin, { sendError } from './plugins/errors';
+import securityHeaders from './plugins/security-headers';
+import { serializerCompiler } from './plugins/serializer';
+
+export interface BuildAppOptions {
+  config: AppConfig;
+  db: Db;
+  /** The clock, in epoch ms; tests move it to exercise expiry and throttling. */
+  now?: () => number;
+  /** Tells caches when tables change (from the database handle); null or absent: no caching. */
+  changes?: ChangeTracker | null;
+  /** Overrides the logger (tests pass false). */
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Redacted wherever they appear in a log line. */
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  '*.password',
+  '*.currentPassword',
+  '*.newPassword',
+  '*.token',
+];
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const now = options.now ?? Date.now;
+
+  const app = Fastify({
+    logger: options.logger ?? {
+      level: config.logLevel,
+      redact: { paths: REDACT, censor: '[redacted]' },
+    },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{8,64}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    // A hop count is valid at run time though Fastify's types omit it.
+    trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
+    bodyLimit: config.bodyLimit,
+    return503OnClosing: true,
+    routerOptions: { maxParamLength: 200 },
+  });
+  // The API speaks JSON only: other bodies get a clear 415 instead of a confusing 400.
+  app.removeContentTypeParser('text/plain');
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
+
+  await app.register(errorsPlugin);
+  await app.register(securityHeaders);
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new AppError(
+        'RATE_LIMITED',
+        `Too many requests. Try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
+      ),
+  });
+  const access = new AccessService(db, now);
+  await app.register(accessPlugin, {
+    db,
+    now,
+    access,
+    changes: options.changes ?? null,
+    ...(config.devMode ? { devUser: () => ensureDevUser(db, now) } : {}),
+  });
+
+  await app.register(healthRoutes, { db });
+  await app.register(authRoutes, { db, now, devMode: config.devMode });
+  await app.register(providerRoutes, {
+    db,
+    now,
+    devMode: config.devMode,
+    publicUrl: config.publicUrl,
+  });
+  await app.register(adminAuthRoutes, {
+    db,
+    now,
+    devMode: config.devMode,
+    publicUrl: config.publicUrl,
+  });
+  await app.register(courseRoutes, { db, now });
+  await app.register(departmentRoutes, { db, now });
+  await app.register(adminUsersRoutes, { db, now });
+  await app.register(adminRolesRoutes, { db, now });
+  await app.register(adminAccessRoutes, { db, now });
+
+  const webDist = config.webDistDir;
+  const hasWeb = existsSync(join(webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      // One route per built file (the file list is fixed at start: `npm start` rebuilds first);
+      // every other GET falls through to the SPA's index.html in the not-found handler.
+      wildcard: false,
+      index: false,
+      setHeaders: (reply, path) => {
+        reply.header(
+          'cache-control',
+          path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  } else if (config.nodeEnv !== 'test') {
+    app.log.warn({ webDist }, 'web app not built: only the API is served (run npm run build)');
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const wantsPage =
+      hasWeb &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !path.startsWith('/api/') &&
+      path !== '/api';
+    if (wantsPage) {
+      // Client-side routes (and unknown paths, which the app shows as Not Found).
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return sendError(
+      request,
+      reply,
+      new AppError('NOT_FOUND', `Route ${request.method} ${path} not found`),
+    );
+  });
+
+  return app;
+}

@@ -1,0 +1,188 @@
+/**
+ * All SQL about sessions. Tokens are opaque random values; only their SHA-256 is stored, so a
+ * leaked database does not leak usable tokens.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { AuthMethod } from '@learning-hub/core';
+import type { Db } from '../db';
+import { prepareQuery } from '../db/prepared';
+import { toUserRecord, USER_COLUMNS, type UserRecord } from './user-repository';
+
+export interface SessionRecord {
+  id: string;
+  userId: string;
+  method: AuthMethod;
+  createdAt: string;
+  expiresAt: string;
+  lastUsedAt: string;
+  revokedAt: string | null;
+  ipAddress: string | null;
+  userAgent: string | null;
+}
+
+/** A new bearer token: 256 random bits, base64url. */
+export function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export async function createSession(
+  db: Db,
+  input: {
+    userId: string;
+    method: AuthMethod;
+    now: Date;
+    lifetimeMs: number;
+    ipAddress: string | null;
+    userAgent: string | null;
+  },
+): Promise<{ token: string; session: SessionRecord }> {
+  const token = newToken();
+  const session: SessionRecord = {
+    id: randomUUID(),
+    userId: input.userId,
+    method: input.method,
+    createdAt: input.now.toISOString(),
+    expiresAt: new Date(input.now.getTime() + input.lifetimeMs).toISOString(),
+    lastUsedAt: input.now.toISOString(),
+    revokedAt: null,
+    ipAddress: input.ipAddress,
+    userAgent: input.userAgent ? input.userAgent.slice(0, 512) : null,
+  };
+  await db
+    .insertInto('sessions')
+    .values({
+      id: session.id,
+      token_hash: hashToken(token),
+      user_id: session.userId,
+      method: session.method,
+      created_at: session.createdAt,
+      expires_at: session.expiresAt,
+      last_used_at: session.lastUsedAt,
+      revoked_at: null,
+      revoked_reason: null,
+      ip_address: session.ipAddress,
+      user_agent: session.userAgent,
+    })
+    .execute();
+  return { token, session };
+}
+
+const sessionByTokenHash = prepareQuery(1, (db: Db, tokenHash: string) =>
+  db
+    .selectFrom('sessions as s')
+    .innerJoin('users', 'users.id', 's.user_id')
+    .leftJoin('departments', 'departments.id', 'users.department_id')
+    .innerJoin('access_epoch', (join) => join.on('access_epoch.id', '=', 1))
+    .select([
+      'access_epoch.roles_version',
+      's.id as session_id',
+      's.method as session_method',
+      's.created_at as session_created_at',
+      's.expires_at as session_expires_at',
+      's.last_used_at as session_last_used_at',
+      's.revoked_at as session_revoked_at',
+      's.ip_address as session_ip_address',
+      's.user_agent as session_user_agent',
+      ...USER_COLUMNS,
+    ])
+    .where('s.token_hash', '=', tokenHash),
+);
+
+/**
+ * The session a token (by its hash) names and its user, whatever their state (the caller judges
+ * validity). Runs on every authenticated request, hence the query compiled once.
+ */
+export async function findSessionByTokenHash(
+  db: Db,
+  tokenHash: string,
+): Promise<{ session: SessionRecord; user: UserRecord; rolesVersion: number } | null> {
+  const [row] = await sessionByTokenHash.execute(db, tokenHash);
+  if (!row) return null;
+  return {
+    rolesVersion: Number(row.roles_version),
+    session: {
+      id: row.session_id,
+      userId: row.id,
+      method: row.session_method as AuthMethod,
+      createdAt: row.session_created_at,
+      expiresAt: row.session_expires_at,
+      lastUsedAt: row.session_last_used_at,
+      revokedAt: row.session_revoked_at,
+      ipAddress: row.session_ip_address,
+      userAgent: row.session_user_agent,
+    },
+    user: toUserRecord(row),
+  };
+}
+
+export async function touchSession(db: Db, sessionId: string, at: string): Promise<void> {
+  await db.updateTable('sessions').set({ last_used_at: at }).where('id', '=', sessionId).execute();
+}
+
+/** Sessions of a user that are neither revoked nor expired at `now`, newest first. */
+export async function listActiveSessions(
+  db: Db,
+  userId: string,
+  now: string,
+): Promise<SessionRecord[]> {
+  const rows = await db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('last_used_at', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    userId: r.user_id,
+    method: r.method as AuthMethod,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    lastUsedAt: r.last_used_at,
+    revokedAt: r.revoked_at,
+    ipAddress: r.ip_address,
+    userAgent: r.user_agent,
+  }));
+}
+
+/** Revokes one of a user's sessions; false when the user has no such live session. */
+export async function revokeSession(
+  db: Db,
+  userId: string,
+  sessionId: string,
+  at: string,
+  reason: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ revoked_at: at, revoked_reason: reason })
+    .where('id', '=', sessionId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Revokes every live session of a user except `keepSessionId`; returns how many ended. */
+export async function revokeUserSessions(
+  db: Db,
+  userId: string,
+  at: string,
+  reason: string,
+  keepSessionId?: string,
+): Promise<number> {
+  let query = db
+    .updateTable('sessions')
+    .set({ revoked_at: at, revoked_reason: reason })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', at);
+  if (keepSessionId) query = query.where('id', '!=', keepSessionId);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

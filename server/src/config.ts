@@ -1,0 +1,113 @@
+/**
+ * The only reader of the environment. Every variable is validated at boot; when any is wrong, the
+ * process exits listing all of them at once (see server.ts).
+ */
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], {
+      error: 'must be true or false',
+    })
+    .optional()
+    .transform((v) => (v === undefined ? fallback : ['true', '1', 'yes', 'on'].includes(v)));
+
+const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  SQLITE_PATH: z.string().min(1).default('./data/learning-hub.db'),
+  SEED_DEMO: bool(true),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '' || v === 'false' || v === '0') return false;
+      if (v === 'true') return true;
+      if (/^\d+$/.test(v)) return Number(v);
+      if (/^[0-9a-fA-F:./,\s]+$/.test(v)) return v.split(',').map((s) => s.trim());
+      ctx.addIssue({ code: 'custom', message: 'must be true, false, a hop count or addresses' });
+      return z.NEVER;
+    }),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(104_857_600).default(1_048_576),
+  WEB_DIST_DIR: z.string().min(1).default(defaultWebDist),
+  /** Dev mode: every request is the built-in developer admin. Refused in production. */
+  DEV_MODE: bool(false),
+  /** The address browsers reach this server at (SSO redirect URIs are built from it). */
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' })
+    .optional(),
+  /** A JSON file with sign-in methods and providers (LDAP, Moodle, SSO) to set up at start. */
+  AUTH_CONFIG_FILE: z.string().min(1).optional(),
+  /** The same JSON inline, for deployments configured only through the environment. */
+  AUTH_PROVIDERS: z.string().min(2).optional(),
+});
+
+export type AppConfig = {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; schema?: string };
+  seedDemo: boolean;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  trustProxy: boolean | number | string[];
+  bodyLimit: number;
+  webDistDir: string;
+  devMode: boolean;
+  /** Origin browsers use, without a trailing slash. */
+  publicUrl: string;
+  /** Sign-in methods and providers to set up at start (see auth/provider-config.ts). */
+  authConfig: { file: string | undefined; inline: string | undefined };
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and validates the configuration; throws ConfigError listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => `${i.path.join('.') || '(environment)'}: ${i.message}`),
+    );
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  if (e.DEV_MODE && e.NODE_ENV === 'production') {
+    problems.push(
+      'DEV_MODE: dev mode (no sign-in, everyone is an admin) is refused when NODE_ENV=production',
+    );
+  }
+  if (e.AUTH_CONFIG_FILE && e.AUTH_PROVIDERS) {
+    problems.push('AUTH_PROVIDERS: give either AUTH_CONFIG_FILE or AUTH_PROVIDERS, not both');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    database: e.DATABASE_URL
+      ? { kind: 'postgres', url: e.DATABASE_URL }
+      : { kind: 'sqlite', path: e.SQLITE_PATH },
+    seedDemo: e.SEED_DEMO,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    bodyLimit: e.BODY_LIMIT_BYTES,
+    webDistDir: e.WEB_DIST_DIR,
+    devMode: e.DEV_MODE,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    authConfig: { file: e.AUTH_CONFIG_FILE, inline: e.AUTH_PROVIDERS },
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * Opens the database: SQLite (embedded default, WAL) or PostgreSQL when DATABASE_URL is set, and
+ * runs the migrations.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type SqliteDialectConfig,
+} from 'kysely';
+import pg from 'pg';
+import type { AppConfig } from '../config';
+import { WriteTracker, type ChangeTracker } from './change-tracker';
+import { migrationProvider } from './migrations';
+import type { Database } from './schema';
+
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  kind: 'sqlite' | 'postgres';
+  /** Tells caches when tables may have changed; null where that cannot be observed. */
+  changes: ChangeTracker | null;
+  close(): Promise<void>;
+}
+
+/** Opens a connection pool (PostgreSQL) or file (SQLite) for `config`. */
+export function openDatabase(config: AppConfig['database']): DatabaseHandle {
+  if (config.kind === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: config.url,
+      max: 10,
+      ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', changes: null, close: () => db.destroy() };
+  }
+  if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
+  const database = new SQLite(config.path);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  const dataVersion = database.prepare('PRAGMA data_version').pluck();
+  const changes = new WriteTracker(() => dataVersion.get() as number);
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(database) }),
+    plugins: [changes.plugin()],
+  });
+  return { db, kind: 'sqlite', changes, close: () => db.destroy() };
+}
+
+/** Prepared statements kept per SQL text; Kysely generates a bounded set of query shapes. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * better-sqlite3 compiles a statement on every `prepare`, which costs more than running a point
+ * query; Kysely prepares per execution. Caching statements by SQL text (LRU, bounded) removes
+ * that cost from every request. Schema changes (migrations) clear the cache.
+ */
+function withStatementCache(database: SQLite.Database): SqliteDialectConfig['database'] {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => {
+      cache.clear();
+      database.close();
+    },
+    prepare: (sqlText: string) => {
+      const cached = cache.get(sqlText);
+      if (cached) {
+        cache.delete(sqlText);
+        cache.set(sqlText, cached);
+        return cached;
+      }
+      const statement = database.prepare(sqlText);
+      if (/^\s*(create|alter|drop)\b/i.test(sqlText)) {
+        cache.clear();
+        return statement;
+      }
+      cache.set(sqlText, statement);
+      if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      return statement;
+    },
+  };
+}
+
+/** Brings the schema up to date; throws with the failing migration's error. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** True when the database answers a trivial query. */
+export async function isDatabaseReachable(db: Db): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * Every migration, in order, imported statically so the bundled server carries them. One set of
+ * migrations serves SQLite and PostgreSQL.
+ */
+import type { Migration, MigrationProvider } from 'kysely';
+import * as m0001 from './0001-initial';
+import * as m0002 from './0002-access-model';
+import * as m0003 from './0003-sign-in-providers';
+
+const MIGRATIONS: Record<string, Migration> = {
+  '0001-initial': m0001,
+  '0002-access-model': m0002,
+  '0003-sign-in-providers': m0003,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => MIGRATIONS,
+};

@@ -1,0 +1,218 @@
+/**
+ * The database schema as Kysely sees it. Portable across SQLite and PostgreSQL: ids are text,
+ * instants are ISO 8601 text (UTC, milliseconds; they sort and compare as text), booleans are
+ * integers 0/1. Repositories map rows to domain objects.
+ */
+import type { Generated } from 'kysely';
+
+export interface DepartmentsTable {
+  /** URL slug, immutable (e.g. `network-engineering`). */
+  id: string;
+  name: string;
+  description: string;
+  created_at: string;
+}
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  /** Lower-cased username, unique: sign-in looks accounts up case-insensitively. */
+  username_key: string;
+  email: string | null;
+  firstname: string;
+  lastname: string;
+  role: string;
+  department_id: string | null;
+  avatar: string | null;
+  /** argon2id PHC string; null for accounts that sign in elsewhere. */
+  password_hash: string | null;
+  auth_method: string;
+  last_login: string | null;
+  is_active: number;
+  is_default_password: number;
+  must_change_password: number;
+  is_super_admin: number;
+  created_at: string;
+  updated_at: string;
+  /** Changes with anything that changes this user's permissions. */
+  access_version: Generated<number>;
+  /** The provider (its id) a non-local account signs in with. */
+  auth_source: string | null;
+  /** The provider's id for the user: directory DN, Moodle user id, OIDC subject. */
+  external_id: string | null;
+  /** JSON array: the directory groups at the last sign-in. */
+  ldap_groups: string | null;
+  /** JSON object: the directory attributes read at the last sign-in. */
+  ldap_attributes: string | null;
+  moodle_id: number | null;
+  sso_provider: string | null;
+}
+
+export interface SessionsTable {
+  id: string;
+  /** SHA-256 of the bearer token, hex; the token itself is never stored. */
+  token_hash: string;
+  user_id: string;
+  method: string;
+  created_at: string;
+  expires_at: string;
+  last_used_at: string;
+  revoked_at: string | null;
+  revoked_reason: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+}
+
+export interface AuthEventsTable {
+  id: string;
+  occurred_at: string;
+  /** `server` for what the server saw, `client` for events the browser reported. */
+  source: string;
+  event: string;
+  username: string | null;
+  user_id: string | null;
+  auth_method: string | null;
+  success: number | null;
+  error: string | null;
+  /** The client address the server saw. */
+  address: string | null;
+  /** What the client sent as ipAddress (always 'client-side'). */
+  client_ip_address: string | null;
+  client_timestamp: string | null;
+  user_agent: string | null;
+  request_id: string | null;
+}
+
+export interface LoginThrottleTable {
+  /** `account:<username key>` or `address:<ip>`. */
+  key: string;
+  failures: number;
+  last_failure_at: string;
+  blocked_until: string | null;
+}
+
+/** One row: the version of the custom role definitions. */
+export interface AccessEpochTable {
+  id: number;
+  roles_version: number;
+}
+
+export interface CustomRolesTable {
+  id: string;
+  display_name: string;
+  description: string;
+  inherits: string;
+  /** JSON array of permission ids. */
+  permissions: string;
+  priority: number;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UserPermissionsTable {
+  user_id: string;
+  permission: string;
+  granted_by: string | null;
+  granted_at: string;
+}
+
+export interface CoursesTable {
+  id: string;
+  code: string;
+  title: string;
+  description: string;
+  department_id: string | null;
+  created_at: string;
+}
+
+export interface ContextAssignmentsTable {
+  user_id: string;
+  context_key: string;
+  context_type: string;
+  /** JSON array of context role ids. */
+  roles: string;
+  /** JSON array of permission ids. */
+  direct_permissions: string;
+  assigned_by: string;
+  assigned_at: string;
+  expires_at: string | null;
+  is_active: number;
+}
+
+export interface AccessAuditTable {
+  id: string;
+  occurred_at: string;
+  action: string;
+  actor_id: string | null;
+  actor_username: string | null;
+  target_user_id: string | null;
+  target_username: string | null;
+  role_id: string | null;
+  permission: string | null;
+  context_key: string | null;
+  /** JSON object. */
+  details: string;
+  request_id: string | null;
+}
+
+export interface AuthMethodsTable {
+  method: string;
+  enabled: number;
+  updated_at: string;
+}
+
+export interface AuthProvidersTable {
+  id: string;
+  method: string;
+  label: string;
+  enabled: number;
+  /** JSON settings. */
+  settings: string;
+  /** JSON secrets, write-only through the API. */
+  secrets: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SsoFlowsTable {
+  state_hash: string;
+  provider_id: string;
+  code_verifier: string;
+  nonce: string;
+  purpose: string;
+  return_to: string | null;
+  actor_id: string | null;
+  test_id: string | null;
+  result: string | null;
+  created_at: string;
+  expires_at: string;
+  consumed_at: string | null;
+}
+
+export interface SsoCodesTable {
+  code_hash: string;
+  user_id: string;
+  provider_id: string;
+  created_at: string;
+  expires_at: string;
+  consumed_at: string | null;
+}
+
+export interface Database {
+  departments: DepartmentsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  auth_events: AuthEventsTable;
+  login_throttle: LoginThrottleTable;
+  access_epoch: AccessEpochTable;
+  custom_roles: CustomRolesTable;
+  user_permissions: UserPermissionsTable;
+  courses: CoursesTable;
+  context_assignments: ContextAssignmentsTable;
+  access_audit: AccessAuditTable;
+  auth_methods: AuthMethodsTable;
+  auth_providers: AuthProvidersTable;
+  sso_flows: SsoFlowsTable;
+  sso_codes: SsoCodesTable;
+}

@@ -1,0 +1,171 @@
+/**
+ * Demo data for an empty embedded database: three departments of a fiber-network company and
+ * one account per system role. The README lists the passwords. Production deployments switch
+ * this off (SEED_DEMO=false) and create their first admin with the admin command line.
+ */
+import type { ContextRoleId } from '@learning-hub/core';
+import { upsertAssignment } from '../access/access-repository';
+import { hashPassword } from '../auth/passwords';
+import {
+  countUsers,
+  createDepartment,
+  createUser,
+  findDepartment,
+  findUserByUsername,
+} from '../auth/user-repository';
+import { countCourses, insertCourse } from '../courses/course-repository';
+import type { Db } from '.';
+
+export const DEMO_DEPARTMENTS = [
+  {
+    name: 'Network Engineering',
+    description: 'Designs and runs the fiber backbone, access network and core routing.',
+  },
+  {
+    name: 'Field Operations',
+    description: 'Builds, splices, installs and repairs fiber in the field.',
+  },
+  {
+    name: 'Customer Support',
+    description: 'Helps subscribers with service, installation and billing questions.',
+  },
+] as const;
+
+export const DEMO_ACCOUNTS = [
+  {
+    username: 'admin',
+    password: 'admin-demo-pass',
+    role: 'admin',
+    firstname: 'Alex',
+    lastname: 'Morgan',
+    email: 'alex.morgan@fiberco.example',
+    department: 'Network Engineering',
+  },
+  {
+    username: 'instructor',
+    password: 'instructor-demo-pass',
+    role: 'instructor',
+    firstname: 'Priya',
+    lastname: 'Shah',
+    email: 'priya.shah@fiberco.example',
+    department: 'Field Operations',
+  },
+  {
+    username: 'student',
+    password: 'student-demo-pass',
+    role: 'student',
+    firstname: 'Sam',
+    lastname: 'Rivera',
+    email: 'sam.rivera@fiberco.example',
+    department: 'Customer Support',
+  },
+] as const;
+
+export const DEMO_COURSES = [
+  {
+    id: 'fiber-splicing-101',
+    code: 'FO-101',
+    title: 'Fiber Splicing Fundamentals',
+    description: 'Fusion and mechanical splicing, splice trays and loss budgets.',
+    department: 'Field Operations',
+  },
+  {
+    id: 'otdr-trace-analysis',
+    code: 'FO-210',
+    title: 'OTDR Testing and Trace Analysis',
+    description: 'Launch cables, event tables and finding faults from a trace.',
+    department: 'Field Operations',
+  },
+  {
+    id: 'gpon-provisioning',
+    code: 'NE-220',
+    title: 'GPON Provisioning',
+    description: 'OLT and ONT configuration, service profiles and VLANs.',
+    department: 'Network Engineering',
+  },
+  {
+    id: 'ftth-customer-care',
+    code: 'CS-110',
+    title: 'FTTH Customer Care',
+    description: 'Installation appointments, first-line fault finding and escalation.',
+    department: 'Customer Support',
+  },
+] as const;
+
+/** Who holds which role in which demo course. */
+const DEMO_COURSE_ROLES: readonly { username: string; courseId: string; role: ContextRoleId }[] = [
+  { username: 'instructor', courseId: 'fiber-splicing-101', role: 'course-instructor' },
+  { username: 'instructor', courseId: 'otdr-trace-analysis', role: 'course-instructor' },
+  { username: 'student', courseId: 'fiber-splicing-101', role: 'course-student' },
+  { username: 'student', courseId: 'ftth-customer-care', role: 'course-student' },
+];
+
+async function seedDepartments(db: Db, at: string): Promise<void> {
+  for (const d of DEMO_DEPARTMENTS) {
+    if (!(await findDepartment(db, d.name))) await createDepartment(db, d, at);
+  }
+}
+
+/** Seeds the demo courses when there are none (also on databases seeded before courses existed). */
+export async function seedDemoCourses(db: Db, now = new Date()): Promise<boolean> {
+  if ((await countCourses(db)) > 0) return false;
+  const at = now.toISOString();
+  await seedDepartments(db, at);
+  for (const c of DEMO_COURSES) {
+    const department = await findDepartment(db, c.department);
+    await insertCourse(
+      db,
+      {
+        id: c.id,
+        code: c.code,
+        title: c.title,
+        description: c.description,
+        departmentId: department?.id ?? null,
+      },
+      at,
+    );
+  }
+  for (const a of DEMO_COURSE_ROLES) {
+    const user = await findUserByUsername(db, a.username);
+    if (!user) continue;
+    await upsertAssignment(db, {
+      userId: user.id,
+      context: { type: 'course', courseId: a.courseId },
+      roles: [a.role],
+      directPermissions: [],
+      assignedBy: 'system',
+      assignedAt: at,
+      expiresAt: null,
+      isActive: true,
+    });
+  }
+  return true;
+}
+
+/** Seeds the demo data when the database has no users; returns whether it did. */
+export async function seedDemoData(db: Db, now = new Date()): Promise<boolean> {
+  if ((await countUsers(db)) > 0) {
+    await seedDemoCourses(db, now);
+    return false;
+  }
+  const at = now.toISOString();
+  await seedDepartments(db, at);
+  for (const a of DEMO_ACCOUNTS) {
+    const department = await findDepartment(db, a.department);
+    await createUser(
+      db,
+      {
+        username: a.username,
+        email: a.email,
+        firstname: a.firstname,
+        lastname: a.lastname,
+        role: a.role,
+        departmentId: department?.id ?? null,
+        passwordHash: await hashPassword(a.password),
+      },
+      at,
+    );
+  }
+  await seedDemoCourses(db, now);
+  return true;
+}

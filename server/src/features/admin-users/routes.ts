@@ -1,0 +1,372 @@
+/**
+ * Admin API for users and their permissions: find users, change their role, grant and revoke
+ * direct permissions, create / replace / remove context assignments with expiry, and see their
+ * effective permissions with where each comes from. Every change is written to the durable access
+ * audit trail and takes effect on the user's next request (see the access service).
+ */
+import {
+  AdminUserSchema,
+  AppError,
+  AssignmentInputSchema,
+  AssignmentListSchema,
+  contextKey,
+  EffectivePermissionsQuerySchema,
+  EffectivePermissionsSchema,
+  explainEffectivePermissions,
+  GrantPermissionSchema,
+  isAssignmentInForce,
+  parseContextKey,
+  SetRoleSchema,
+  UserListQuerySchema,
+  UserListSchema,
+  type AccessContext,
+  type AdminUser,
+  type CheckScope,
+  type ContextAssignment,
+} from '@learning-hub/core';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  countAssignments,
+  deleteAssignment,
+  findAssignment,
+  grantUserPermission,
+  listPermissionsOf,
+  recordAccessAudit,
+  revokeUserPermission,
+  upsertAssignment,
+  type AccessAuditInput,
+} from '../../access/access-repository';
+import { describeContextTarget, labelContexts } from '../../access/context-labels';
+import {
+  countActiveAdmins,
+  findUserById,
+  listUsersPage,
+  setRole,
+  toPublicUser,
+  type UserRecord,
+} from '../../auth/user-repository';
+import type { Db } from '../../db';
+
+const UserParams = z.object({ userId: z.string().min(1).max(200) });
+
+/** `system`, `any` or a context key → the scope of a check. */
+export function scopeFromParam(scope: string): CheckScope {
+  if (scope === 'any') return 'any';
+  if (scope === 'system') return undefined;
+  const context = parseContextKey(scope);
+  if (!context) throw new AppError('VALIDATION_ERROR', 'Unknown context');
+  return context;
+}
+
+const isAdminRoleId = (role: string) => role === 'admin' || role === 'super_admin';
+
+const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
+  app,
+  { db, now },
+) => {
+  const iso = () => new Date(now()).toISOString();
+
+  const actor = (request: FastifyRequest) => {
+    const user = request.auth?.user;
+    return { actorId: user?.id ?? null, actorUsername: user?.username ?? null };
+  };
+  async function recordAccessAuditFor(
+    trx: Db,
+    request: FastifyRequest,
+    user: UserRecord,
+    entry: Omit<AccessAuditInput, 'actorId' | 'actorUsername'>,
+  ) {
+    await recordAccessAudit(trx, iso(), {
+      ...actor(request),
+      targetUserId: user.id,
+      targetUsername: user.username,
+      requestId: request.id,
+      ...entry,
+    });
+  }
+
+  async function targetUser(userId: string): Promise<UserRecord> {
+    const user = await findUserById(db, userId);
+    if (!user) throw new AppError('NOT_FOUND', 'User not found');
+    return user;
+  }
+
+  async function toAdminUsers(users: UserRecord[]): Promise<AdminUser[]> {
+    const ids = users.map((u) => u.id);
+    const [permissions, counts] = await Promise.all([
+      listPermissionsOf(db, ids),
+      countAssignments(db, ids),
+    ]);
+    return users.map((u) => ({
+      ...toPublicUser(u),
+      createdAt: u.createdAt,
+      directPermissions: permissions.get(u.id) ?? [],
+      assignmentCount: counts.get(u.id) ?? 0,
+    }));
+  }
+
+  app.get(
+    '/api/admin/users',
+    {
+      config: { access: { permissions: ['user.view'] } },
+      schema: { querystring: UserListQuerySchema, response: { 200: UserListSchema } },
+    },
+    async (request) => {
+      const { page, pageSize, search, role, department } = request.query;
+      const { users, total } = await listUsersPage(db, {
+        search: search || undefined,
+        role: role || undefined,
+        departmentId: department || undefined,
+        offset: (page - 1) * pageSize,
+        limit: pageSize,
+      });
+      return { users: await toAdminUsers(users), total, page, pageSize };
+    },
+  );
+
+  app.get(
+    '/api/admin/users/:userId',
+    {
+      config: { access: { permissions: ['user.view'] } },
+      schema: { params: UserParams, response: { 200: AdminUserSchema } },
+    },
+    async (request) => {
+      const [user] = await toAdminUsers([await targetUser(request.params.userId)]);
+      return user as AdminUser;
+    },
+  );
+
+  app.put(
+    '/api/admin/users/:userId/role',
+    {
+      config: { access: { permissions: ['user.manage_roles'] } },
+      schema: { params: UserParams, body: SetRoleSchema, response: { 200: AdminUserSchema } },
+    },
+    async (request) => {
+      const user = await targetUser(request.params.userId);
+      const { role } = request.body;
+      const roles = await app.access.refreshRoles();
+      if (!roles.get(role)) throw new AppError('VALIDATION_ERROR', `Unknown role: ${role}`);
+      if (role !== user.role) {
+        if (isAdminRoleId(user.role) && !isAdminRoleId(role) && user.isActive) {
+          if ((await countActiveAdmins(db)) <= 1) {
+            throw new AppError('CONFLICT', 'At least one active admin must remain.');
+          }
+        }
+        await db.transaction().execute(async (trx) => {
+          await setRole(trx, user.id, role, iso());
+          await recordAccessAuditFor(trx, request, user, {
+            action: 'role.set',
+            roleId: role,
+            details: { from: user.role, to: role },
+          });
+        });
+      }
+      const [updated] = await toAdminUsers([await targetUser(user.id)]);
+      return updated as AdminUser;
+    },
+  );
+
+  app.post(
+    '/api/admin/users/:userId/permissions',
+    {
+      config: { access: { permissions: ['user.manage_roles'] } },
+      schema: {
+        params: UserParams,
+        body: GrantPermissionSchema,
+        response: { 200: z.object({ directPermissions: z.array(z.string()) }) },
+      },
+    },
+    async (request) => {
+      const user = await targetUser(request.params.userId);
+      const permission = request.body.permission as Parameters<typeof grantUserPermission>[2];
+      await db.transaction().execute(async (trx) => {
+        if (await grantUserPermission(trx, user.id, permission, actor(request).actorId, iso())) {
+          await recordAccessAuditFor(trx, request, user, {
+            action: 'permission.grant',
+            permission,
+          });
+        }
+      });
+      const map = await listPermissionsOf(db, [user.id]);
+      return { directPermissions: map.get(user.id) ?? [] };
+    },
+  );
+
+  app.delete(
+    '/api/admin/users/:userId/permissions/:permission',
+    {
+      config: { access: { permissions: ['user.manage_roles'] } },
+      schema: {
+        params: UserParams.extend({ permission: z.string().min(1).max(100) }),
+        response: { 200: z.object({ directPermissions: z.array(z.string()) }) },
+      },
+    },
+    async (request) => {
+      const user = await targetUser(request.params.userId);
+      const { permission } = request.params;
+      const removed = await db.transaction().execute(async (trx) => {
+        const done = await revokeUserPermission(trx, user.id, permission);
+        if (done) {
+          await recordAccessAuditFor(trx, request, user, {
+            action: 'permission.revoke',
+            permission,
+          });
+        }
+        return done;
+      });
+      if (!removed) throw new AppError('NOT_FOUND', 'The user has no such direct permission');
+      const map = await listPermissionsOf(db, [user.id]);
+      return { directPermissions: map.get(user.id) ?? [] };
+    },
+  );
+
+  app.get(
+    '/api/admin/users/:userId/assignments',
+    {
+      config: { access: { permissions: ['user.view'] } },
+      schema: { params: UserParams, response: { 200: AssignmentListSchema } },
+    },
+    async (request) => {
+      const user = await targetUser(request.params.userId);
+      const subject = await app.access.loadSubject(user);
+      const at = now();
+      const assignments = subject.contextAssignments ?? [];
+      const labels = await labelContexts(
+        db,
+        assignments.map((a) => a.context),
+      );
+      return {
+        assignments: assignments.map((a, i) => ({
+          ...a,
+          contextKey: contextKey(a.context),
+          contextLabel: labels.get(contextKey(a.context)) ?? contextKey(a.context),
+          // loadSubject puts the one derived from the user's department first.
+          derived: i === 0 && a.assignedBy === 'system' && user.departmentId !== null,
+          inForce: isAssignmentInForce(a, at),
+        })),
+      };
+    },
+  );
+
+  app.put(
+    '/api/admin/users/:userId/assignments',
+    {
+      config: { access: { permissions: ['user.manage_roles'] } },
+      schema: {
+        params: UserParams,
+        body: AssignmentInputSchema,
+        response: { 200: z.object({ replaced: z.boolean(), contextKey: z.string() }) },
+      },
+    },
+    async (request) => {
+      const user = await targetUser(request.params.userId);
+      const input = request.body;
+      const context = input.context as AccessContext;
+      if (input.expiresAt !== null && Date.parse(input.expiresAt) <= now()) {
+        throw new AppError('VALIDATION_ERROR', 'The expiry must be in the future');
+      }
+      if ((await describeContextTarget(db, context)) === null) {
+        throw new AppError(
+          'VALIDATION_ERROR',
+          `No such ${context.type}: ${contextKey(context).split(':').slice(1).join(':')}`,
+        );
+      }
+      const assignment: ContextAssignment = {
+        userId: user.id,
+        context,
+        roles: input.roles,
+        directPermissions: input.directPermissions as ContextAssignment['directPermissions'],
+        assignedBy: request.auth?.user.id ?? 'unknown',
+        assignedAt: iso(),
+        expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
+        isActive: true,
+      };
+      const replaced = await db.transaction().execute(async (trx) => {
+        const previous = await findAssignment(trx, user.id, context);
+        await upsertAssignment(trx, assignment);
+        await recordAccessAuditFor(trx, request, user, {
+          action: previous ? 'assignment.replace' : 'assignment.create',
+          context: contextKey(context),
+          details: {
+            roles: assignment.roles,
+            directPermissions: assignment.directPermissions,
+            expiresAt: assignment.expiresAt,
+            ...(previous
+              ? {
+                  previous: {
+                    roles: previous.roles,
+                    directPermissions: previous.directPermissions,
+                    expiresAt: previous.expiresAt,
+                  },
+                }
+              : {}),
+          },
+        });
+        return previous !== null;
+      });
+      return { replaced, contextKey: contextKey(context) };
+    },
+  );
+
+  app.delete(
+    '/api/admin/users/:userId/assignments/:contextKey',
+    {
+      config: { access: { permissions: ['user.manage_roles'] } },
+      schema: {
+        params: UserParams.extend({ contextKey: z.string().min(1).max(300) }),
+        response: { 200: z.object({ success: z.literal(true) }) },
+      },
+    },
+    async (request) => {
+      const user = await targetUser(request.params.userId);
+      const context = parseContextKey(request.params.contextKey);
+      if (!context) throw new AppError('VALIDATION_ERROR', 'Unknown context');
+      const removed = await db.transaction().execute(async (trx) => {
+        const previous = await findAssignment(trx, user.id, context);
+        if (!previous) return false;
+        await deleteAssignment(trx, user.id, context);
+        await recordAccessAuditFor(trx, request, user, {
+          action: 'assignment.remove',
+          context: contextKey(context),
+          details: {
+            roles: previous.roles,
+            directPermissions: previous.directPermissions,
+            expiresAt: previous.expiresAt,
+          },
+        });
+        return true;
+      });
+      if (!removed) throw new AppError('NOT_FOUND', 'No assignment for this context');
+      return { success: true as const };
+    },
+  );
+
+  app.get(
+    '/api/admin/users/:userId/effective-permissions',
+    {
+      config: { access: { permissions: ['user.view'] } },
+      schema: {
+        params: UserParams,
+        querystring: EffectivePermissionsQuerySchema,
+        response: { 200: EffectivePermissionsSchema },
+      },
+    },
+    async (request) => {
+      const user = await targetUser(request.params.userId);
+      const roles = await app.access.refreshRoles();
+      const subject = await app.access.loadSubject(user);
+      const scope = scopeFromParam(request.query.scope);
+      return {
+        userId: user.id,
+        role: user.role,
+        scope: request.query.scope,
+        permissions: explainEffectivePermissions(subject, { scope, roles, now: now() }),
+      };
+    },
+  );
+};
+
+export default adminUsersRoutes;

@@ -1,0 +1,434 @@
+/**
+ * Sign-in with a directory (LDAP), Moodle, or single sign-on (OpenID Connect), spec §7: each
+ * proves the person with its provider, maps them to an account (created at first sign-in, role
+ * and context roles from group mappings refreshed every time) and opens an 8-hour session.
+ * Every attempt is recorded and throttled like a local one. A client may only *name* a
+ * configured provider; everything about a provider (addresses, DNs, secrets) is the server's.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  AppError,
+  LdapLoginSchema,
+  LoginSuccessSchema,
+  MoodleLoginSchema,
+  ProviderLoginFailureSchema,
+  SsoLoginSchema,
+  type ProviderMethod,
+} from '@learning-hub/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { applyIdentity } from '../../auth/identity-mapping';
+import {
+  accessFor,
+  authenticateWith,
+  DEV_MODE_MESSAGE,
+  INVALID_METHOD_MESSAGE,
+  ssoRedirectUri,
+} from '../../auth/providers/dispatch';
+import { providerFor, resolve } from '../../auth/providers/registry';
+import {
+  completeAuthorization,
+  ssoConfiguration,
+  startAuthorization,
+} from '../../auth/providers/sso';
+import { NO_TRACE, ProviderFailure, Trace } from '../../auth/providers/types';
+import {
+  consumeSsoCode,
+  consumeSsoFlow,
+  findProvider,
+  insertSsoCode,
+  insertSsoFlow,
+  purgeExpiredSso,
+  saveSsoTestResult,
+} from '../../auth/provider-repository';
+import {
+  countFailure,
+  openSession,
+  recordAttempt,
+  throttledMessage,
+  throttleState,
+  type SignInScope,
+} from '../../auth/sign-in';
+import { findUserById, toPublicUser } from '../../auth/user-repository';
+import type { Db } from '../../db';
+
+/** A single-sign-on flow must come back within this time. */
+const SSO_FLOW_TTL_MS = 10 * 60_000;
+/** The one-time code the callback hands the browser is valid this long. */
+export const SSO_CODE_TTL_MS = 60_000;
+
+const STATUS: Record<ProviderFailure['kind'], number> = {
+  invalid_credentials: 401,
+  forbidden: 403,
+  unavailable: 503,
+  timeout: 504,
+  misconfigured: 502,
+};
+const CODES: Record<ProviderFailure['kind'], string> = {
+  invalid_credentials: 'INVALID_CREDENTIALS',
+  forbidden: 'FORBIDDEN',
+  unavailable: 'SERVICE_UNAVAILABLE',
+  timeout: 'SERVICE_UNAVAILABLE',
+  misconfigured: 'SERVICE_UNAVAILABLE',
+};
+
+export interface ProviderRoutesOptions {
+  db: Db;
+  now: () => number;
+  devMode: boolean;
+  publicUrl: string;
+}
+
+/** A same-site path to return to after single sign-on (anything else: the home page). */
+function safeReturn(path: unknown): string {
+  return typeof path === 'string' &&
+    path.startsWith('/') &&
+    !path.startsWith('//') &&
+    !path.includes('\\') &&
+    path.length < 500
+    ? path
+    : '/';
+}
+
+const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
+  app,
+  { db, now, devMode, publicUrl },
+) => {
+  const iso = () => new Date(now()).toISOString();
+
+  function failure(
+    reply: FastifyReply,
+    status: number,
+    code: string,
+    message: string,
+    extra: object = {},
+  ) {
+    return reply
+      .code(status)
+      .send({ success: false as const, message, error: message, code, ...extra });
+  }
+
+  /** Shared body of the password sign-ins (directory and Moodle). */
+  async function passwordSignIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    method: Exclude<ProviderMethod, 'sso'>,
+    username: string,
+    password: string,
+    requested: unknown,
+  ) {
+    if (devMode) return failure(reply, 400, 'AUTH_METHOD_DISABLED', DEV_MODE_MESSAGE);
+    const provider = await providerFor(
+      db,
+      method,
+      requested,
+      method === 'ldap' ? 'ldapConfig' : 'moodleConfig',
+    );
+    const scope: SignInScope = { db, now, request, method };
+    const { keys, wait } = await throttleState(scope, username);
+    if (wait > 0) {
+      const message = throttledMessage(wait);
+      await recordAttempt(scope, 'login_throttled', { username, success: false, error: message });
+      reply.header('retry-after', String(wait));
+      return failure(reply, 429, 'TOO_MANY_ATTEMPTS', message, { retryAfter: wait });
+    }
+    try {
+      const identity = await authenticateWith(provider, username, password, NO_TRACE);
+      const access = await accessFor(db, provider, identity);
+      if (provider.method === 'ldap' && provider.config.requireMappedGroup && !access.matched) {
+        throw new ProviderFailure(
+          'forbidden',
+          'Your directory account is not allowed to sign in here',
+        );
+      }
+      const { user } = await applyIdentity(db, identity, access, iso());
+      return await openSession(scope, user, keys);
+    } catch (error) {
+      if (!(error instanceof ProviderFailure)) throw error;
+      if (error.kind === 'invalid_credentials') await countFailure(scope, keys);
+      await recordAttempt(scope, 'login_failure', {
+        username,
+        success: false,
+        error: error.message,
+      });
+      request.log.info({ provider: provider.id, kind: error.kind }, 'provider sign-in failed');
+      return failure(reply, STATUS[error.kind], CODES[error.kind], error.message);
+    }
+  }
+
+  const loginResponses = {
+    200: LoginSuccessSchema,
+    400: ProviderLoginFailureSchema,
+    401: ProviderLoginFailureSchema,
+    403: ProviderLoginFailureSchema,
+    429: ProviderLoginFailureSchema,
+    502: ProviderLoginFailureSchema,
+    503: ProviderLoginFailureSchema,
+    504: ProviderLoginFailureSchema,
+  };
+
+  app.post(
+    '/api/auth/ldap',
+    {
+      config: { access: { public: true }, loginRoute: true },
+      schema: { body: LdapLoginSchema, response: loginResponses },
+    },
+    async (request, reply) =>
+      passwordSignIn(
+        request,
+        reply,
+        'ldap',
+        request.body.credentials.username,
+        request.body.credentials.password,
+        request.body.ldapConfig,
+      ),
+  );
+
+  app.post(
+    '/api/auth/moodle',
+    {
+      config: { access: { public: true }, loginRoute: true },
+      schema: { body: MoodleLoginSchema, response: loginResponses },
+    },
+    async (request, reply) =>
+      passwordSignIn(
+        request,
+        reply,
+        'moodle',
+        request.body.credentials.username,
+        request.body.credentials.password,
+        request.body.moodleConfig,
+      ),
+  );
+
+  /** Starts single sign-on: the browser goes to the identity provider (PKCE, state, nonce). */
+  app.get(
+    '/api/auth/sso/start',
+    {
+      config: { access: { public: true } },
+      schema: {
+        querystring: z.object({
+          provider: z.string().max(40).optional(),
+          returnTo: z.string().max(500).optional(),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const back = (message: string) =>
+        reply.redirect(`/login?sso_error=${encodeURIComponent(message)}`, 303);
+      if (devMode) return back(DEV_MODE_MESSAGE);
+      try {
+        const provider = await providerFor(db, 'sso', request.query.provider, 'provider');
+        if (provider.method !== 'sso')
+          throw new AppError('BAD_REQUEST', 'Not a single sign-on provider');
+        const configuration = await ssoConfiguration(
+          provider.id,
+          provider.config,
+          provider.secrets,
+          provider.updatedAt,
+          NO_TRACE,
+        );
+        const start = await startAuthorization(
+          configuration,
+          provider.config,
+          ssoRedirectUri(publicUrl),
+        );
+        await insertSsoFlow(
+          db,
+          start.state,
+          {
+            providerId: provider.id,
+            codeVerifier: start.codeVerifier,
+            nonce: start.nonce,
+            purpose: 'login',
+            returnTo: safeReturn(request.query.returnTo),
+            actorId: null,
+            testId: null,
+            expiresAt: new Date(now() + SSO_FLOW_TTL_MS).toISOString(),
+          },
+          iso(),
+        );
+        await purgeExpiredSso(db, iso());
+        return reply.redirect(start.url, 303);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        await recordAttempt({ db, now, request, method: 'sso' }, 'login_failure', {
+          success: false,
+          error: message,
+        });
+        return back(message);
+      }
+    },
+  );
+
+  /**
+   * The identity provider sends the browser back here. The state must name a flow this server
+   * started and has not finished (a replay finds nothing); the code is exchanged with the PKCE
+   * verifier, and the ID token's issuer, audience, nonce and signature are checked. The browser
+   * gets a one-time code, not a session token, in its address bar.
+   */
+  app.get(
+    '/api/auth/sso/callback',
+    {
+      config: { access: { public: true } },
+      schema: { querystring: z.record(z.string(), z.string().max(4000)) },
+    },
+    async (request, reply) => {
+      const back = (message: string) =>
+        reply.redirect(`/login?sso_error=${encodeURIComponent(message)}`, 303);
+      const scope: SignInScope = { db, now, request, method: 'sso' };
+      const { state, error, error_description: description } = request.query;
+      const flow = state ? await consumeSsoFlow(db, state, iso()) : null;
+      if (!flow) {
+        await recordAttempt(scope, 'login_failure', {
+          success: false,
+          error: 'unknown, used or expired sign-in state',
+        });
+        return back('This sign-in link is no longer valid. Please start again.');
+      }
+      const stored = await findProvider(db, flow.providerId);
+      const trace = flow.purpose === 'test' ? new Trace() : NO_TRACE;
+      try {
+        if (error)
+          throw new ProviderFailure(
+            'invalid_credentials',
+            `The identity provider refused: ${description ?? error}`,
+          );
+        if (!stored || stored.method !== 'sso')
+          throw new ProviderFailure('misconfigured', 'The sign-in provider no longer exists');
+        const provider = resolve(stored);
+        if (provider.method !== 'sso')
+          throw new ProviderFailure('misconfigured', 'Not a single sign-on provider');
+        const configuration = await ssoConfiguration(
+          provider.id,
+          provider.config,
+          provider.secrets,
+          provider.updatedAt,
+          trace,
+        );
+        const callbackUrl = new URL(request.url, publicUrl);
+        const identity = await completeAuthorization(
+          provider.id,
+          configuration,
+          provider.config,
+          callbackUrl,
+          { state: state as string, nonce: flow.nonce, codeVerifier: flow.codeVerifier },
+          trace,
+        );
+        const access = await accessFor(db, provider, identity);
+        if (provider.config.requireMappedGroup && !access.matched) {
+          throw new ProviderFailure('forbidden', 'Your account is not allowed to sign in here');
+        }
+        if (flow.purpose === 'test') {
+          const { user } = await applyIdentity(db, identity, access, iso(), { dryRun: true });
+          await saveSsoTestResult(db, flow.testId as string, {
+            ok: true,
+            provider: provider.id,
+            method: 'sso',
+            steps: trace.steps,
+            user: toPublicUser(user),
+            role: access.role,
+            assignments: access.assignments.map((a) => ({
+              context: `${a.context.type}:${'courseId' in a.context ? a.context.courseId : 'departmentId' in a.context ? a.context.departmentId : ''}`,
+              roles: a.roles,
+            })),
+            groups: identity.groups,
+            claims: identity.claims ?? null,
+          });
+          return reply.redirect(
+            `/auth-test?sso_test=${encodeURIComponent(flow.testId as string)}`,
+            303,
+          );
+        }
+        const { user } = await applyIdentity(db, identity, access, iso());
+        const code = randomBytes(32).toString('base64url');
+        await insertSsoCode(
+          db,
+          code,
+          user.id,
+          provider.id,
+          iso(),
+          new Date(now() + SSO_CODE_TTL_MS).toISOString(),
+        );
+        const next =
+          flow.returnTo && flow.returnTo !== '/'
+            ? `&next=${encodeURIComponent(flow.returnTo)}`
+            : '';
+        return reply.redirect(
+          `/login?sso_code=${encodeURIComponent(code)}&sso_provider=${encodeURIComponent(provider.id)}${next}`,
+          303,
+        );
+      } catch (failure) {
+        const message = failure instanceof Error ? failure.message : String(failure);
+        if (flow.purpose === 'test') {
+          await saveSsoTestResult(db, flow.testId as string, {
+            ok: false,
+            provider: flow.providerId,
+            method: 'sso',
+            steps: [
+              ...trace.steps,
+              { name: 'Result', ok: false, ms: 0, detail: null, error: message },
+            ],
+            user: null,
+            role: null,
+            assignments: [],
+            groups: [],
+            claims: null,
+          });
+          return reply.redirect(
+            `/auth-test?sso_test=${encodeURIComponent(flow.testId as string)}`,
+            303,
+          );
+        }
+        await recordAttempt(scope, 'login_failure', { success: false, error: message });
+        return back(message);
+      }
+    },
+  );
+
+  /** Exchanges the callback's one-time code for a session (spec §7: credentials + ssoConfig). */
+  app.post(
+    '/api/auth/sso',
+    {
+      config: { access: { public: true }, loginRoute: true },
+      schema: { body: SsoLoginSchema, response: loginResponses },
+    },
+    async (request, reply) => {
+      if (devMode) return failure(reply, 400, 'AUTH_METHOD_DISABLED', DEV_MODE_MESSAGE);
+      const provider = await providerFor(db, 'sso', request.body.ssoConfig, 'ssoConfig');
+      const scope: SignInScope = { db, now, request, method: 'sso' };
+      const { keys, wait } = await throttleState(scope, `sso:${provider.id}`);
+      if (wait > 0) {
+        const message = throttledMessage(wait);
+        reply.header('retry-after', String(wait));
+        return failure(reply, 429, 'TOO_MANY_ATTEMPTS', message, { retryAfter: wait });
+      }
+      const userId = await consumeSsoCode(db, request.body.credentials, provider.id, iso());
+      const user = userId ? await findUserById(db, userId) : null;
+      if (!user || !user.isActive) {
+        await countFailure(scope, keys);
+        const message =
+          'This sign-in code is not valid (used, expired or unknown). Please sign in again.';
+        await recordAttempt(scope, 'login_failure', { success: false, error: message });
+        return failure(reply, 401, 'INVALID_CREDENTIALS', message);
+      }
+      return openSession(scope, user, keys.slice(1));
+    },
+  );
+
+  /** Any other method: spec §5's answer. */
+  app.post(
+    '/api/auth/:method',
+    {
+      config: { access: { public: true }, loginRoute: true },
+      schema: { params: z.object({ method: z.string().max(100) }) },
+    },
+    async (_request, reply) =>
+      devMode
+        ? failure(reply, 400, 'AUTH_METHOD_DISABLED', DEV_MODE_MESSAGE)
+        : failure(reply, 400, 'INVALID_AUTH_METHOD', INVALID_METHOD_MESSAGE),
+  );
+};
+
+export default providerRoutes;

@@ -1,0 +1,194 @@
+/**
+ * Authentication and authorisation for every route. Each route declares its access in its
+ * options (`config.access`): public, or a requirement (permissions with all/any, roles, the scope
+ * they are checked in). A route under /api without a declaration cannot even be registered.
+ *
+ * On each request the bearer token is resolved to a live session (not revoked, not expired, user
+ * active), the user must have changed a default password unless the route allows otherwise, and
+ * the requirement is checked with core/access; a denial answers 403 with the exact reason.
+ */
+import {
+  AppError,
+  resolveScope,
+  type AuditRing,
+  type PermissionId,
+  type RouteScope,
+  type SystemRoleId,
+} from '@learning-hub/core';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Db } from '../db';
+import { createSessionResolver } from '../auth/session-resolver';
+import { touchSession, type SessionRecord } from '../auth/session-repository';
+import type { ChangeTracker } from '../db/change-tracker';
+import { requiresPasswordChange } from '../auth/password-change';
+import type { UserRecord } from '../auth/user-repository';
+import type { AccessService } from '../access/access-service';
+import { getRolesVersion as currentRolesVersion } from '../access/access-repository';
+
+/** What a route declares about who may call it. */
+export type RouteAccess =
+  | { public: true }
+  | {
+      public?: false;
+      /** Permissions required; none means any signed-in user. */
+      permissions?: readonly PermissionId[];
+      mode?: 'all' | 'any';
+      roles?: readonly SystemRoleId[];
+      /**
+       * Where the permissions are checked: the context named by a path parameter, `any`, or (by
+       * default) the system context. Data, so the authorization matrix test can resolve it too.
+       */
+      scope?: RouteScope;
+      /** Reachable while the user still has to change their password. */
+      allowDuringPasswordChange?: boolean;
+    };
+
+export interface RequestAuth {
+  user: UserRecord;
+  session: SessionRecord;
+  /** Version of the custom roles read with the session. */
+  rolesVersion: number;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+    /** Sign-in routes answer errors with the spec's `{ success: false, error }` as well. */
+    loginRoute?: boolean;
+  }
+  interface FastifyRequest {
+    auth: RequestAuth | null;
+  }
+  interface FastifyInstance {
+    /** The in-memory audit log of the last 1000 permission checks (spec §6). */
+    auditRing: AuditRing;
+    /** The permission model: compiled engine, roles, caches. */
+    access: AccessService;
+    /** Every declared route (`METHOD /url` → its access), for the authorization matrix tests. */
+    routeAccess: Map<string, RouteAccess>;
+  }
+}
+
+/** Paths that must declare their access. Static files and the SPA fallback are public by nature. */
+export function mustDeclareAccess(url: string): boolean {
+  return url.startsWith('/api') || url === '/healthz' || url === '/readyz';
+}
+
+/** The stand-in session of dev mode's developer admin. */
+function devSession(userId: string, at: number, address: string): SessionRecord {
+  const iso = new Date(at).toISOString();
+  return {
+    id: 'dev-mode',
+    userId,
+    method: 'disabled',
+    createdAt: iso,
+    expiresAt: new Date(at + 24 * 3_600_000).toISOString(),
+    lastUsedAt: iso,
+    revokedAt: null,
+    ipAddress: address,
+    userAgent: null,
+  };
+}
+
+/** Session last-used times are written at most this often, so reads stay reads. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+const BEARER = /^Bearer ([A-Za-z0-9_-]{20,128})$/;
+
+export function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  return BEARER.exec(header)?.[1] ?? null;
+}
+
+const NOT_AUTHENTICATED = 'User not authenticated';
+
+export interface AccessPluginOptions {
+  db: Db;
+  now: () => number;
+  access: AccessService;
+  /**
+   * Dev mode (never in production; config refuses it): a request without a token is the
+   * built-in developer admin (spec §4, disabled mode).
+   */
+  devUser?: () => Promise<UserRecord>;
+  /** Lets session lookups be cached where changes are observable (see session-resolver). */
+  changes?: ChangeTracker | null;
+}
+
+export default fp<AccessPluginOptions>(
+  async function accessPlugin(app: FastifyInstance, { db, now, changes, access, devUser }) {
+    const resolveSession = createSessionResolver(db, changes ?? null);
+    app.decorate('access', access);
+    app.decorate('auditRing', access.audit);
+    app.decorate('routeAccess', new Map<string, RouteAccess>());
+    app.decorateRequest('auth', null);
+
+    app.addHook('onRoute', (route) => {
+      if (!mustDeclareAccess(route.url)) return;
+      const access = route.config?.access;
+      if (!access) {
+        throw new Error(
+          `Route ${String(route.method)} ${route.url} declares no access requirement (config.access).`,
+        );
+      }
+      for (const method of [route.method].flat())
+        app.routeAccess.set(`${method} ${route.url}`, access);
+    });
+
+    app.addHook('onRequest', async (request) => {
+      const access = request.routeOptions.config?.access;
+      if (!access || access.public) return;
+
+      const token = bearerToken(request.headers.authorization);
+      const at = now();
+      if (!token && devUser) {
+        const user = await devUser();
+        request.auth = {
+          user,
+          session: devSession(user.id, at, request.ip),
+          rolesVersion: await currentRolesVersion(db),
+        };
+        await app.access.ensureUser(user, request.auth.rolesVersion);
+        return;
+      }
+      if (!token) throw new AppError('UNAUTHENTICATED', NOT_AUTHENTICATED);
+      const found = await resolveSession(token);
+      if (!found || !found.user.isActive) throw new AppError('UNAUTHENTICATED', NOT_AUTHENTICATED);
+      const { session, user, rolesVersion } = found;
+      if (session.revokedAt !== null || Date.parse(session.expiresAt) <= at) {
+        throw new AppError('SESSION_EXPIRED', NOT_AUTHENTICATED);
+      }
+      if (at - Date.parse(session.lastUsedAt) > TOUCH_INTERVAL_MS) {
+        const iso = new Date(at).toISOString();
+        await touchSession(db, session.id, iso);
+        session.lastUsedAt = iso;
+      }
+      request.auth = { user, session, rolesVersion };
+
+      if (requiresPasswordChange(user) && !access.allowDuringPasswordChange) {
+        throw new AppError(
+          'PASSWORD_CHANGE_REQUIRED',
+          'You must change your password before continuing.',
+        );
+      }
+
+      // The user's current permissions (reloaded only when their versions changed).
+      await app.access.ensureUser(user, rolesVersion);
+      const hasRequirement =
+        (access.permissions?.length ?? 0) > 0 || (access.roles?.length ?? 0) > 0;
+      if (!hasRequirement) return;
+      const decision = app.access.decide(
+        user.id,
+        {
+          permissions: access.permissions ?? [],
+          mode: access.mode ?? 'all',
+          roles: access.roles ?? [],
+        },
+        resolveScope(access.scope, request.params as Record<string, string | undefined>),
+      );
+      if (!decision.allowed) throw new AppError('FORBIDDEN', decision.reason);
+    });
+  },
+  { name: 'access' },
+);
