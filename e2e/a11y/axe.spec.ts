@@ -1,0 +1,59 @@
+import { ROUTES } from '@learning-hub/core';
+import { expect, test } from '@playwright/test';
+import { expectNoSeriousA11yViolations, signInAsRole } from '../support/fixtures';
+
+test('a11y: the sign-in page', async ({ page }) => {
+  await page.goto('/login');
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+});
+
+test('a11y: home, profile, the menus, Access Denied and Not Found', async ({ page }) => {
+  await signInAsRole(page, 'student');
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Welcome, Sam' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+
+  await page.getByRole('button', { name: 'Open navigation' }).click();
+  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await page.getByRole('button', { name: 'Close navigation' }).click();
+
+  await page.getByRole('button', { name: /^Account menu for / }).click();
+  await expect(page.getByRole('menu')).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await page.keyboard.press('Escape');
+
+  await page.goto('/profile-settings');
+  await expect(page.getByRole('heading', { name: 'Active sessions' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'This device' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+
+  await page.goto('/auth-test');
+  await expect(page.getByRole('heading', { name: 'Access Denied' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+
+  await page.goto('/nowhere');
+  await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+});
+
+for (const route of ROUTES.filter((r) => r.access === 'authenticated')) {
+  test(`a11y: ${route.path} as admin`, async ({ page }) => {
+    await signInAsRole(page, 'admin');
+    await page.goto(route.path.replace(':deptName', 'network-engineering'));
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+  });
+}
+
+test('a11y: the dark colour scheme', async ({ page }) => {
+  await signInAsRole(page, 'student');
+  await page.goto('/');
+  await page.getByRole('button', { name: /Switch to dark colour scheme/ }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  await expectNoSeriousA11yViolations(page);
+  await page.goto('/profile-settings');
+  await expect(page.getByRole('heading', { name: 'Active sessions' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+});

@@ -1,0 +1,144 @@
+import { ROUTES, type SystemRoleId } from '@learning-hub/core';
+import { expect, test, type Page } from '@playwright/test';
+import { signInAsRole } from '../support/fixtures';
+
+/**
+ * Every route of the spec's table, as anonymous, student, instructor and admin. The outcome per
+ * role is written out from the spec (§2), not computed with the app's own functions:
+ * `ok` shows the page, `home` redirects to `/`, `denied` shows the Access Denied panel.
+ */
+type Outcome = 'ok' | 'home' | 'denied';
+const TABLE: Record<
+  string,
+  { url: string; student: Outcome; instructor: Outcome; admin: Outcome }
+> = {
+  '/': { url: '/', student: 'ok', instructor: 'ok', admin: 'ok' },
+  '/departments': { url: '/departments', student: 'ok', instructor: 'ok', admin: 'ok' },
+  // Each demo user belongs to one department: their own opens, another sends them home.
+  '/departments/:deptName': {
+    url: '/departments/customer-support',
+    student: 'ok',
+    instructor: 'home',
+    admin: 'ok',
+  },
+  '/library': { url: '/library', student: 'ok', instructor: 'ok', admin: 'ok' },
+  '/classroom': { url: '/classroom', student: 'ok', instructor: 'ok', admin: 'ok' },
+  '/learning-management': {
+    url: '/learning-management',
+    student: 'ok',
+    instructor: 'ok',
+    admin: 'ok',
+  },
+  '/dashboard': { url: '/dashboard', student: 'ok', instructor: 'ok', admin: 'ok' },
+  '/wiki': { url: '/wiki', student: 'ok', instructor: 'ok', admin: 'ok' },
+  '/wiki/create': { url: '/wiki/create', student: 'home', instructor: 'ok', admin: 'ok' },
+  '/wiki-creator': { url: '/wiki-creator', student: 'home', instructor: 'ok', admin: 'ok' },
+  '/course/create': { url: '/course/create', student: 'home', instructor: 'ok', admin: 'ok' },
+  '/course-creator': { url: '/course-creator', student: 'home', instructor: 'ok', admin: 'ok' },
+  '/admin': { url: '/admin', student: 'home', instructor: 'home', admin: 'ok' },
+  '/admin-test': { url: '/admin-test', student: 'denied', instructor: 'denied', admin: 'ok' },
+  '/wiki-test': { url: '/wiki-test', student: 'denied', instructor: 'denied', admin: 'ok' },
+  '/rich-text-diagnostics': {
+    url: '/rich-text-diagnostics',
+    student: 'denied',
+    instructor: 'denied',
+    admin: 'ok',
+  },
+  '/test-suite': { url: '/test-suite', student: 'denied', instructor: 'denied', admin: 'ok' },
+  '/notification-demo': {
+    url: '/notification-demo',
+    student: 'denied',
+    instructor: 'denied',
+    admin: 'ok',
+  },
+  '/announcement-manager': {
+    url: '/announcement-manager',
+    student: 'denied',
+    instructor: 'denied',
+    admin: 'ok',
+  },
+  '/auth-test': { url: '/auth-test', student: 'denied', instructor: 'denied', admin: 'ok' },
+  '/image-test': { url: '/image-test', student: 'denied', instructor: 'denied', admin: 'ok' },
+  '/media-test': { url: '/media-test', student: 'denied', instructor: 'denied', admin: 'ok' },
+  '/profile-settings': { url: '/profile-settings', student: 'ok', instructor: 'ok', admin: 'ok' },
+  '/settings': { url: '/settings', student: 'ok', instructor: 'ok', admin: 'ok' },
+  '/instructor-settings': {
+    url: '/instructor-settings',
+    student: 'home',
+    instructor: 'ok',
+    admin: 'ok',
+  },
+};
+
+test('routes: the table covers every guarded route of the app', () => {
+  const guarded = ROUTES.filter((r) => r.access === 'authenticated').map((r) => r.path);
+  expect(Object.keys(TABLE).sort()).toEqual(guarded.sort());
+});
+
+const titleOf = (path: string) => ROUTES.find((r) => r.path === path)?.title ?? '';
+
+async function expectOutcome(page: Page, path: string, url: string, outcome: Outcome) {
+  if (outcome === 'home') {
+    await expect(page).toHaveURL('/');
+    await expect(page.getByRole('heading', { level: 1, name: /^Welcome, / })).toBeVisible();
+    return;
+  }
+  await expect(page).toHaveURL(url);
+  if (outcome === 'denied') {
+    await expect(page.getByRole('heading', { level: 1, name: 'Access Denied' })).toBeVisible();
+    await expect(
+      page.getByText('You do not have permission to access this resource.'),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Go Back' })).toBeVisible();
+    return;
+  }
+  const heading =
+    path === '/' ? /^Welcome, / : path === '/departments/:deptName' ? /.+/ : titleOf(path);
+  await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Access Denied' })).toHaveCount(0);
+}
+
+test('routes: anonymous visitors are sent to /login with the page remembered', async ({ page }) => {
+  for (const { url } of Object.values(TABLE)) {
+    await page.goto(url);
+    await expect(page).toHaveURL(`/login?next=${encodeURIComponent(url)}`);
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  }
+});
+
+for (const role of ['student', 'instructor', 'admin'] as SystemRoleId[]) {
+  test(`routes: ${role} gets exactly the spec's outcome on every route`, async ({ page }) => {
+    await signInAsRole(page, role);
+    for (const [path, row] of Object.entries(TABLE)) {
+      await test.step(`${row.url} → ${row[role]}`, async () => {
+        await page.goto(row.url);
+        await expectOutcome(page, path, row.url, row[role]);
+      });
+    }
+  });
+}
+
+test('routes: Go Back on the Access Denied panel goes home when there is no page to go back to', async ({
+  page,
+}) => {
+  await signInAsRole(page, 'instructor');
+  await page.goto('/auth-test');
+  await page.getByRole('button', { name: 'Go Back' }).click();
+  await expect(page).toHaveURL('/');
+  await expect(page.getByRole('heading', { name: 'Welcome, Priya' })).toBeVisible();
+});
+
+test('routes: pages not built yet say so plainly', async ({ page }) => {
+  await signInAsRole(page, 'admin');
+  await page.goto('/wiki');
+  await expect(page.getByRole('heading', { level: 1, name: 'Wiki' })).toBeVisible();
+  await expect(page.getByText('This area is not available yet.')).toBeVisible();
+});
+
+test('routes: an unknown path shows the Not Found page', async ({ page }) => {
+  await signInAsRole(page, 'student');
+  await page.goto('/no/such/place');
+  await expect(page.getByRole('heading', { level: 1, name: 'Page Not Found' })).toBeVisible();
+  await page.getByRole('link', { name: /home/i }).first().click();
+  await expect(page).toHaveURL('/');
+});
