@@ -1,0 +1,111 @@
+import {
+  ActionIcon,
+  AppShell,
+  Badge,
+  Burger,
+  Button,
+  Group,
+  LoadingOverlay,
+  Text,
+  useComputedColorScheme,
+  useMantineColorScheme,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconMoon, IconSchool, IconSun } from '@tabler/icons-react';
+import { Link, Outlet, useNavigation } from 'react-router';
+import { useAuth } from '../../lib/auth/auth-context';
+import { useAuthConfig } from '../../lib/auth/auth-config';
+import { AvatarMenu } from './avatar-menu';
+import { NavMenu } from './nav-menu';
+
+const NAV_MENU_ID = 'main-navigation';
+
+function ColorSchemeToggle() {
+  const { setColorScheme } = useMantineColorScheme();
+  const computed = useComputedColorScheme('light', { getInitialValueInEffect: true });
+  const next = computed === 'dark' ? 'light' : 'dark';
+  return (
+    <ActionIcon
+      variant="subtle"
+      color="gray"
+      size="lg"
+      onClick={() => setColorScheme(next)}
+      aria-label={`Switch to ${next} colour scheme`}
+    >
+      {computed === 'dark' ? (
+        <IconSun size={20} aria-hidden="true" />
+      ) : (
+        <IconMoon size={20} aria-hidden="true" />
+      )}
+    </ActionIcon>
+  );
+}
+
+/** The app shell of DESIGN.md: header with logo, hamburger menu and avatar menu; main content. */
+export function AppLayout() {
+  const auth = useAuth();
+  const { config, method } = useAuthConfig();
+  const [navOpened, nav] = useDisclosure(false);
+  const navigation = useNavigation();
+  const devMode = config.devMode || method === 'disabled';
+
+  return (
+    <AppShell header={{ height: 60 }} padding="md">
+      <a className="skip-link" href="#main-content">
+        Skip to main content
+      </a>
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={navOpened}
+              onClick={nav.toggle}
+              size="sm"
+              aria-label="Open navigation"
+              aria-expanded={navOpened}
+              aria-controls={NAV_MENU_ID}
+            />
+            <Link to="/" className="logo-link" aria-label="Learning Hub home">
+              <IconSchool
+                size={28}
+                stroke={1.6}
+                color="var(--mantine-primary-color-filled)"
+                aria-hidden="true"
+              />
+              <Text fw={700} size="lg" component="span">
+                Learning Hub
+              </Text>
+            </Link>
+          </Group>
+          <Group gap="sm" wrap="nowrap">
+            {devMode && (
+              <Badge color="yellow" variant="filled" autoContrast tt="none">
+                Dev Mode
+              </Badge>
+            )}
+            <ColorSchemeToggle />
+            {auth.user && auth.isAuthenticated ? (
+              <AvatarMenu user={auth.user} />
+            ) : (
+              <Button component={Link} to="/login" variant="light">
+                Login
+              </Button>
+            )}
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <NavMenu id={NAV_MENU_ID} opened={navOpened} onClose={nav.close} />
+      <AppShell.Main id="main-content" tabIndex={-1} className="main-content">
+        <div className="page-region">
+          <LoadingOverlay
+            visible={navigation.state === 'loading'}
+            zIndex={50}
+            overlayProps={{ blur: 1 }}
+            loaderProps={{ 'aria-label': 'Loading page' }}
+          />
+          <Outlet />
+        </div>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,30 @@
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { AuthProvider } from '../lib/auth/auth-context';
+import { cssVariablesResolver, theme } from './theme';
+
+export interface AppProvidersProps {
+  queryClient: QueryClient;
+  children: ReactNode;
+  /** 'test' turns off Mantine transitions and portals. */
+  env?: 'default' | 'test';
+}
+
+/** Theme (light/dark through Mantine's default colour-scheme manager), notifications, queries, auth. */
+export function AppProviders({ queryClient, children, env = 'default' }: AppProvidersProps) {
+  return (
+    <MantineProvider
+      theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
+      defaultColorScheme="auto"
+      env={env}
+    >
+      <Notifications position="top-right" />
+      <QueryClientProvider client={queryClient}>
+        <AuthProvider>{children}</AuthProvider>
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}

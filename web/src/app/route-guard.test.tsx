@@ -1,0 +1,146 @@
+import { ROUTES } from '@learning-hub/core';
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { mockFetch } from '../test/fetch-mock';
+import { buildMe, buildUser } from '../test/fixtures';
+import { findHeading, renderApp, signedInAs } from '../test/render-app';
+
+const student = buildUser({ role: 'student' });
+const admin = buildUser({ role: 'admin' });
+
+describe('route guard', () => {
+  it('registers every route of core ROUTES', () => {
+    mockFetch();
+    const { router } = renderApp('/login');
+    const paths = router.routes[0]?.children?.map((r) => r.path);
+    expect(paths).toEqual([...ROUTES.map((r) => r.path), '*']);
+  });
+
+  it('sends a signed-out user to /login?next=<path+search>, and back after sign-in', async () => {
+    const fetchMock = mockFetch({
+      'POST /api/auth/local': {
+        body: {
+          success: true,
+          user: student,
+          token: 'tok',
+          expiresAt: new Date(Date.now() + 3.6e6).toISOString(),
+        },
+      },
+      'GET /api/auth/me': { body: buildMe(student) },
+    });
+    const { router, user } = renderApp('/library?shelf=fiber');
+    await findHeading('Sign in');
+    expect(router.state.location.pathname).toBe('/login');
+    expect(router.state.location.search).toBe(
+      `?next=${encodeURIComponent('/library?shelf=fiber')}`,
+    );
+
+    await user.type(screen.getByLabelText(/Username/), 'student');
+    await user.type(screen.getByLabelText(/Password/), 'correct horse');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await findHeading('Library');
+    expect(router.state.location.pathname).toBe('/library');
+    expect(router.state.location.search).toBe('?shelf=fiber');
+    expect(screen.getByText('This area is not available yet.')).toBeInTheDocument();
+    expect(fetchMock.callsTo('GET /api/auth/me')[0]?.headers.authorization).toBe('Bearer tok');
+  });
+
+  it('ignores an unsafe next', async () => {
+    signedInAs(student);
+    const { router } = renderApp('/login?next=%2F%2Fevil.example.com');
+    await findHeading('Welcome, Sam');
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('redirects a user lacking the requirement to /', async () => {
+    signedInAs(student);
+    const { router } = renderApp('/admin');
+    await findHeading('Welcome, Sam');
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('shows the Access Denied panel for routes that ask for it; Go Back goes home without history', async () => {
+    signedInAs(student);
+    const { router, user } = renderApp('/admin-test');
+    await findHeading('Access Denied');
+    expect(
+      screen.getByText('You do not have permission to access this resource.'),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/admin-test');
+    await user.click(screen.getByRole('button', { name: 'Go Back' }));
+    await findHeading('Welcome, Sam');
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('Go Back returns to the previous page', async () => {
+    signedInAs(student);
+    const { router, user } = renderApp('/library');
+    await findHeading('Library');
+    await router.navigate('/admin-test');
+    await findHeading('Access Denied');
+    await user.click(screen.getByRole('button', { name: 'Go Back' }));
+    await findHeading('Library');
+  });
+
+  it('lets an admin in', async () => {
+    signedInAs(admin);
+    renderApp('/admin-test');
+    await findHeading('Permission Simulator');
+  });
+
+  it("checks a department page in that department's context", async () => {
+    signedInAs(student);
+    const { router } = renderApp('/departments/network-engineering');
+    await findHeading('Department');
+    await router.navigate('/departments/finance');
+    await findHeading('Welcome, Sam');
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('keeps a user who must change their password on /profile-settings', async () => {
+    const forced = buildUser({ role: 'student', mustChangePassword: true });
+    signedInAs(forced);
+    const { router } = renderApp('/library');
+    await findHeading('Profile Settings');
+    expect(router.state.location.pathname).toBe('/profile-settings');
+    expect(router.state.location.search).toBe(`?next=${encodeURIComponent('/library')}`);
+    expect(
+      screen.getByText('You must change your password before continuing.'),
+    ).toBeInTheDocument();
+    await router.navigate('/');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/profile-settings'));
+  });
+
+  it('shows Page Not Found for an unknown path', async () => {
+    mockFetch();
+    const { user } = renderApp('/no/such/page');
+    await findHeading('Page Not Found');
+    await user.click(screen.getByRole('link', { name: 'Go to Home' }));
+    await findHeading('Sign in');
+  });
+
+  it('clears the session on /learning/logout and goes to /login', async () => {
+    signedInAs(student);
+    const { router } = renderApp('/learning/logout');
+    await findHeading('Sign in');
+    expect(router.state.location.pathname).toBe('/login');
+    expect(window.localStorage.length).toBe(0);
+  });
+
+  it('shows the error page when the permissions cannot be loaded', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const fetchMock = signedInAs(student, {
+      'GET /api/auth/me': {
+        status: 503,
+        body: { code: 'SERVICE_UNAVAILABLE', message: 'Service unavailable' },
+      },
+    });
+    const { user } = renderApp('/library');
+    await findHeading('Something Went Wrong');
+    expect(screen.getByText('UNKNOWN_001')).toBeInTheDocument();
+
+    fetchMock.set({ 'GET /api/auth/me': { body: buildMe(student) } });
+    await user.click(screen.getByRole('button', { name: 'Try Again' }));
+    await findHeading('Library');
+  });
+});

@@ -1,0 +1,114 @@
+import { ROUTES, type RouteDef } from '@learning-hub/core';
+import type { ComponentType } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { ADMIN_CHILD_ROUTES } from '../features/admin/routes';
+import { LearningLogoutPage } from '../features/auth/components/learning-logout-page';
+import { ErrorPage } from './error-page';
+import { AppLayout } from './layout/app-layout';
+import { NotFoundPage } from './not-found-page';
+import { PageLoader } from '../components/page-loader';
+import { RouteGuard } from './route-guard';
+
+type PageLoaderFn = () => Promise<ComponentType>;
+
+/** The built pages, loaded lazily; every other route of core's ROUTES shows the not-built notice. */
+export const BUILT_PAGES: Readonly<Record<string, PageLoaderFn>> = {
+  '/login': () => import('../features/auth/components/login-page').then((m) => m.LoginPage),
+  '/': () => import('../features/home/components/home-page').then((m) => m.HomePage),
+  '/profile-settings': () =>
+    import('../features/profile/components/profile-settings-page').then(
+      (m) => m.ProfileSettingsPage,
+    ),
+  '/admin': () => import('../features/admin/components/admin-layout').then((m) => m.AdminLayout),
+  '/admin-test': () =>
+    import('../features/admin-test/components/permission-simulator-page').then(
+      (m) => m.PermissionSimulatorPage,
+    ),
+};
+
+/**
+ * Pages nested under a route: rendered in its page's outlet, so behind the same guard (the
+ * admin area's users, roles and audit pages all need what /admin needs).
+ */
+const CHILD_ROUTES: Readonly<Record<string, RouteObject[]>> = {
+  '/admin': ADMIN_CHILD_ROUTES,
+};
+
+/**
+ * Pages bundled with the app instead of loaded lazily: signing out must work when the network
+ * (and so any chunk) is gone, which is exactly when a logout call fails.
+ */
+const EAGER_PAGES: Readonly<Record<string, ComponentType>> = {
+  '/learning/logout': LearningLogoutPage,
+};
+
+export interface RouteHandle {
+  route: RouteDef;
+}
+
+function pageRoute(route: RouteDef): RouteObject {
+  const base = {
+    path: route.path,
+    handle: { route } satisfies RouteHandle,
+    errorElement: <ErrorPage />,
+  };
+  const Eager = EAGER_PAGES[route.path];
+  if (Eager) {
+    return {
+      ...base,
+      element: (
+        <RouteGuard route={route}>
+          <Eager />
+        </RouteGuard>
+      ),
+    };
+  }
+  const children = CHILD_ROUTES[route.path];
+  return {
+    ...base,
+    ...(children ? { children } : {}),
+    hydrateFallbackElement: <PageLoader />,
+    lazy: async () => {
+      if (!route.built) {
+        const { NotBuiltPage } = await import('./not-built-page');
+        return {
+          element: (
+            <RouteGuard route={route}>
+              <NotBuiltPage title={route.title} />
+            </RouteGuard>
+          ),
+        };
+      }
+      const load = BUILT_PAGES[route.path];
+      if (!load) throw new Error(`No page component registered for route ${route.path}`);
+      const Page = await load();
+      return {
+        element: (
+          <RouteGuard route={route}>
+            <Page />
+          </RouteGuard>
+        ),
+      };
+    },
+  };
+}
+
+/** Every route of core's ROUTES with its guard, inside the app layout, plus the Not Found page. */
+export function createAppRoutes(): RouteObject[] {
+  return [
+    {
+      id: 'root',
+      element: <AppLayout />,
+      errorElement: <ErrorPage />,
+      hydrateFallbackElement: <PageLoader />,
+      children: [
+        ...ROUTES.map(pageRoute),
+        { path: '*', element: <NotFoundPage />, errorElement: <ErrorPage /> },
+      ],
+    },
+  ];
+}
+
+export function createAppRouter() {
+  return createBrowserRouter(createAppRoutes());
+}

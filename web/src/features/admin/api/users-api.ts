@@ -1,0 +1,121 @@
+/** Admin API for users: the list, one user, role, direct permissions, assignments, effective permissions. */
+import {
+  AdminUserSchema,
+  AssignmentListSchema,
+  EffectivePermissionsSchema,
+  UserListSchema,
+  type AssignmentInput,
+} from '@learning-hub/core';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { api } from '../../../lib/api-client';
+import { adminKeys, queryString } from './keys';
+import { useAfterAccessChange } from './use-after-access-change';
+
+export interface UserListParams {
+  search?: string;
+  role?: string;
+  department?: string;
+  page: number;
+  pageSize: number;
+}
+
+export const USERS_PAGE_SIZE = 25;
+
+const DirectPermissionsSchema = z.object({ directPermissions: z.array(z.string()) });
+const AssignmentSavedSchema = z.object({ replaced: z.boolean(), contextKey: z.string() });
+const SuccessSchema = z.object({ success: z.literal(true) });
+
+const userPath = (userId: string) => `/api/admin/users/${encodeURIComponent(userId)}`;
+
+export function fetchUsers(params: UserListParams) {
+  return api.get(`/api/admin/users${queryString({ ...params })}`, UserListSchema);
+}
+
+export function useUserList(params: UserListParams, enabled = true) {
+  return useQuery({
+    queryKey: adminKeys.userList(params),
+    queryFn: () => fetchUsers(params),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+export function useAdminUser(userId: string | null | undefined) {
+  return useQuery({
+    queryKey: adminKeys.user(userId ?? ''),
+    queryFn: () => api.get(userPath(userId ?? ''), AdminUserSchema),
+    enabled: !!userId,
+  });
+}
+
+export function useSetRole(userId: string) {
+  const after = useAfterAccessChange();
+  return useMutation({
+    mutationFn: (role: string) => api.put(`${userPath(userId)}/role`, { role }, AdminUserSchema),
+    onSuccess: () => after(userId, [adminKeys.roles]),
+  });
+}
+
+export function useGrantPermission(userId: string) {
+  const after = useAfterAccessChange();
+  return useMutation({
+    mutationFn: (permission: string) =>
+      api.post(`${userPath(userId)}/permissions`, { permission }, DirectPermissionsSchema),
+    onSuccess: () => after(userId),
+  });
+}
+
+export function useRevokePermission(userId: string) {
+  const after = useAfterAccessChange();
+  return useMutation({
+    mutationFn: (permission: string) =>
+      api.delete(
+        `${userPath(userId)}/permissions/${encodeURIComponent(permission)}`,
+        DirectPermissionsSchema,
+      ),
+    onSuccess: () => after(userId),
+  });
+}
+
+export function useAssignments(userId: string) {
+  return useQuery({
+    queryKey: adminKeys.assignments(userId),
+    queryFn: () =>
+      api.get(`${userPath(userId)}/assignments`, AssignmentListSchema).then((r) => r.assignments),
+  });
+}
+
+export function useSaveAssignment(userId: string) {
+  const after = useAfterAccessChange();
+  return useMutation({
+    mutationFn: (input: AssignmentInput) =>
+      api.put(`${userPath(userId)}/assignments`, input, AssignmentSavedSchema),
+    onSuccess: () => after(userId),
+  });
+}
+
+export function useRemoveAssignment(userId: string) {
+  const after = useAfterAccessChange();
+  return useMutation({
+    mutationFn: (contextKey: string) =>
+      api.delete(
+        `${userPath(userId)}/assignments/${encodeURIComponent(contextKey)}`,
+        SuccessSchema,
+      ),
+    onSuccess: () => after(userId),
+  });
+}
+
+/** `scope`: `system`, `any` or a context key. */
+export function useEffectivePermissions(userId: string, scope: string) {
+  return useQuery({
+    queryKey: adminKeys.effective(userId, scope),
+    queryFn: () =>
+      api.get(
+        `${userPath(userId)}/effective-permissions${queryString({ scope })}`,
+        EffectivePermissionsSchema,
+      ),
+    placeholderData: keepPreviousData,
+  });
+}

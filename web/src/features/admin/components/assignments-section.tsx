@@ -1,0 +1,198 @@
+import type { AdminUser, AssignmentView } from '@learning-hub/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { useState } from 'react';
+import { formatDateTime, fullName } from '../../../lib/format';
+import { useAssignments, useRemoveAssignment } from '../api/users-api';
+import { errorMessage, notifyError, notifySuccess } from '../utils/notify';
+import { contextRoleName } from '../utils/roles';
+import { AssignmentFormModal } from './assignment-form-modal';
+import { ConfirmModal } from './confirm-modal';
+
+type Editing = { kind: 'new' } | { kind: 'edit'; assignment: AssignmentView } | null;
+
+export function AssignmentStatus({ assignment }: { assignment: AssignmentView }) {
+  return (
+    <Group gap={4}>
+      {assignment.inForce ? (
+        <Badge color="green" variant="dot" tt="none">
+          In force
+        </Badge>
+      ) : (
+        <Badge color="gray" variant="dot" tt="none">
+          {assignment.isActive ? 'Expired' : 'Inactive'}
+        </Badge>
+      )}
+      {assignment.derived && (
+        <Badge color="grape" variant="dot" tt="none">
+          Own department
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
+/** The user's context assignments: list, assign (create or replace), edit and remove. */
+export function AssignmentsSection({ user }: { user: AdminUser }) {
+  const assignments = useAssignments(user.id);
+  const remove = useRemoveAssignment(user.id);
+  const [editing, setEditing] = useState<Editing>(null);
+  const [removing, setRemoving] = useState<AssignmentView | null>(null);
+  const name = fullName(user) || user.username;
+
+  const confirmRemove = async () => {
+    if (!removing) return;
+    try {
+      await remove.mutateAsync(removing.contextKey);
+      notifySuccess(
+        'Assignment removed',
+        `${name} no longer has access in ${removing.contextLabel}.`,
+      );
+    } catch (error) {
+      notifyError('Could not remove the assignment', error);
+    } finally {
+      setRemoving(null);
+    }
+  };
+
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby="assignments-heading">
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Title order={3} size="h4" id="assignments-heading">
+            Context assignments
+          </Title>
+          <Button
+            leftSection={<IconPlus size={16} aria-hidden="true" />}
+            onClick={() => setEditing({ kind: 'new' })}
+          >
+            Assign
+          </Button>
+        </Group>
+        <Text size="sm" c="dimmed">
+          Roles and permissions held only in one course, department or other context. A new
+          assignment for the same context replaces the old one.
+        </Text>
+        {assignments.isPending && <Loader size="sm" aria-label="Loading assignments" />}
+        {assignments.isError && <Alert color="red">{errorMessage(assignments.error)}</Alert>}
+        {assignments.data && assignments.data.length === 0 && (
+          <Text size="sm">No context assignments.</Text>
+        )}
+        {assignments.data && assignments.data.length > 0 && (
+          <Table.ScrollContainer minWidth={820}>
+            <Table verticalSpacing="sm" aria-labelledby="assignments-heading">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">Context</Table.Th>
+                  <Table.Th scope="col">Roles</Table.Th>
+                  <Table.Th scope="col">Direct permissions</Table.Th>
+                  <Table.Th scope="col">Expires</Table.Th>
+                  <Table.Th scope="col">Status</Table.Th>
+                  <Table.Th scope="col">
+                    <VisuallyHidden>Actions</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {assignments.data.map((a) => (
+                  <Table.Tr key={a.contextKey}>
+                    <Table.Td>
+                      <Text size="sm" fw={500}>
+                        {a.contextLabel}
+                      </Text>
+                      <Text size="xs" c="dimmed" ff="monospace">
+                        {a.contextKey}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Group gap={4}>
+                        {a.roles.length === 0 && <Text size="sm">—</Text>}
+                        {a.roles.map((r) => (
+                          <Badge key={r} variant="outline" tt="none">
+                            {contextRoleName(r)}
+                          </Badge>
+                        ))}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td>
+                      <Group gap={4}>
+                        {a.directPermissions.length === 0 && <Text size="sm">—</Text>}
+                        {a.directPermissions.map((p) => (
+                          <Badge key={p} variant="light" color="gray" tt="none" ff="monospace">
+                            {p}
+                          </Badge>
+                        ))}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td>{a.expiresAt ? formatDateTime(a.expiresAt) : 'Never'}</Table.Td>
+                    <Table.Td>
+                      <AssignmentStatus assignment={a} />
+                    </Table.Td>
+                    <Table.Td>
+                      {a.derived ? (
+                        <Text size="xs" c="dimmed">
+                          From the user&apos;s department
+                        </Text>
+                      ) : (
+                        <Group gap="xs" wrap="nowrap" justify="flex-end">
+                          <Button
+                            size="xs"
+                            variant="default"
+                            aria-label={`Edit assignment in ${a.contextLabel}`}
+                            onClick={() => setEditing({ kind: 'edit', assignment: a })}
+                          >
+                            Edit
+                          </Button>
+                          <Button
+                            size="xs"
+                            variant="default"
+                            color="red"
+                            aria-label={`Remove assignment in ${a.contextLabel}`}
+                            onClick={() => setRemoving(a)}
+                          >
+                            Remove
+                          </Button>
+                        </Group>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
+      <AssignmentFormModal
+        userId={user.id}
+        userName={name}
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        initial={editing?.kind === 'edit' ? editing.assignment : null}
+        existing={assignments.data ?? []}
+      />
+      <ConfirmModal
+        opened={removing !== null}
+        title="Remove this assignment?"
+        confirmLabel="Remove"
+        danger
+        busy={remove.isPending}
+        onConfirm={() => void confirmRemove()}
+        onClose={() => setRemoving(null)}
+      >
+        {`${name} will lose the roles and permissions held in ${removing?.contextLabel ?? ''} (${removing?.contextKey ?? ''}).`}
+      </ConfirmModal>
+    </Paper>
+  );
+}

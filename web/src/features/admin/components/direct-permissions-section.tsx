@@ -1,0 +1,129 @@
+import type { AdminUser } from '@learning-hub/core';
+import {
+  Button,
+  Group,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useState } from 'react';
+import { useGrantPermission, useRevokePermission } from '../api/users-api';
+import { notifyError, notifySuccess } from '../utils/notify';
+import { permissionDescription, permissionOptions } from '../utils/permissions';
+import { ConfirmModal } from './confirm-modal';
+import { PermissionOptionRow } from './permission-option';
+
+/** Permissions granted to the user directly, everywhere: revoke (confirmed) and grant. */
+export function DirectPermissionsSection({ user }: { user: AdminUser }) {
+  const grant = useGrantPermission(user.id);
+  const revoke = useRevokePermission(user.id);
+  const [adding, setAdding] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<string | null>(null);
+  const held = user.directPermissions;
+
+  const add = async () => {
+    if (!adding) return;
+    try {
+      await grant.mutateAsync(adding);
+      notifySuccess('Permission granted', `${adding} was granted to ${user.username}.`);
+      setAdding(null);
+    } catch (error) {
+      notifyError('Could not grant the permission', error);
+    }
+  };
+
+  const remove = async () => {
+    if (!revoking) return;
+    try {
+      await revoke.mutateAsync(revoking);
+      notifySuccess('Permission revoked', `${revoking} was revoked from ${user.username}.`);
+    } catch (error) {
+      notifyError('Could not revoke the permission', error);
+    } finally {
+      setRevoking(null);
+    }
+  };
+
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby="direct-heading">
+      <Stack gap="sm">
+        <Title order={3} size="h4" id="direct-heading">
+          Direct permissions
+        </Title>
+        <Text size="sm" c="dimmed">
+          Granted to this user everywhere, on top of their role.
+        </Text>
+        {held.length === 0 ? (
+          <Text size="sm">No direct permissions.</Text>
+        ) : (
+          <Table verticalSpacing="xs" aria-labelledby="direct-heading">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Permission</Table.Th>
+                <Table.Th scope="col">Description</Table.Th>
+                <Table.Th scope="col">
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {held.map((permission) => (
+                <Table.Tr key={permission}>
+                  <Table.Td>
+                    <Text ff="monospace" size="sm">
+                      {permission}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{permissionDescription(permission)}</Table.Td>
+                  <Table.Td ta="right">
+                    <Button
+                      size="xs"
+                      variant="default"
+                      aria-label={`Revoke ${permission}`}
+                      onClick={() => setRevoking(permission)}
+                    >
+                      Revoke
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+        <Group align="flex-end" gap="sm" wrap="wrap">
+          <Select
+            label="Add a permission"
+            placeholder="Search the catalogue"
+            searchable
+            clearable
+            data={permissionOptions({ exclude: held })}
+            renderOption={({ option }) => <PermissionOptionRow option={option} />}
+            value={adding}
+            onChange={setAdding}
+            nothingFoundMessage="No such permission"
+            maxDropdownHeight={320}
+            w={320}
+          />
+          <Button disabled={!adding} loading={grant.isPending} onClick={() => void add()}>
+            Grant
+          </Button>
+        </Group>
+      </Stack>
+      <ConfirmModal
+        opened={revoking !== null}
+        title={`Revoke ${revoking ?? ''}?`}
+        confirmLabel="Revoke"
+        danger
+        busy={revoke.isPending}
+        onConfirm={() => void remove()}
+        onClose={() => setRevoking(null)}
+      >
+        {`${user.username} will no longer hold ${revoking ?? ''} directly. Their role and context assignments are not changed.`}
+      </ConfirmModal>
+    </Paper>
+  );
+}

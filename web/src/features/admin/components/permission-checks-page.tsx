@@ -1,0 +1,76 @@
+import { AUDIT_ALL_VIEW_DEFAULT, AUDIT_USER_VIEW_DEFAULT } from '@learning-hub/core';
+import { Alert, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { useCheckAudit } from '../api/access-api';
+import { errorMessage } from '../utils/notify';
+import { rangeText } from '../utils/range';
+import { ChecksTable } from './checks-table';
+import { Pager } from './pager';
+import { UserSearchSelect } from './user-search-select';
+import { useFilterParams } from './use-filter-params';
+
+/** /admin/checks: the last permission checks made on this server (the in-memory ring). */
+export function PermissionChecksPage() {
+  const filters = useFilterParams();
+  const userId = filters.get('user');
+  const limit = userId ? AUDIT_USER_VIEW_DEFAULT : AUDIT_ALL_VIEW_DEFAULT;
+  const checks = useCheckAudit({
+    userId: userId ?? undefined,
+    limit,
+    offset: (filters.page - 1) * limit,
+  });
+  const data = checks.data;
+  const names = new Map(
+    (data?.entries ?? []).flatMap((e) => (e.username ? [[e.userId, e.username] as const] : [])),
+  );
+
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby="checks-heading">
+      <Stack gap="md">
+        <Group justify="space-between">
+          <Title order={2} size="h3" id="checks-heading">
+            Permission checks
+          </Title>
+          <Button
+            size="xs"
+            variant="default"
+            loading={checks.isFetching}
+            onClick={() => void checks.refetch()}
+          >
+            Refresh
+          </Button>
+        </Group>
+        <Text size="sm" c="dimmed">
+          The last 1000 permission checks made on this server, newest first, with their result and
+          the reason for each denial.
+        </Text>
+        <UserSearchSelect
+          label="User"
+          placeholder="All users"
+          value={userId}
+          onChange={(id) => filters.set({ user: id })}
+          w={360}
+          maw="100%"
+        />
+        {checks.isPending && <Loader size="sm" aria-label="Loading checks" />}
+        {checks.isError && <Alert color="red">{errorMessage(checks.error)}</Alert>}
+        {data && (
+          <>
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {rangeText(filters.page, limit, data.entries.length, data.total, 'checks')}
+            </Text>
+            {data.entries.length > 0 && (
+              <ChecksTable entries={data.entries} labelledBy="checks-heading" userNames={names} />
+            )}
+            <Pager
+              label="Checks pages"
+              page={filters.page}
+              total={data.total}
+              pageSize={limit}
+              onChange={filters.setPage}
+            />
+          </>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

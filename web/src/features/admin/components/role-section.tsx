@@ -1,0 +1,87 @@
+import { isAdminRole, type AdminUser } from '@learning-hub/core';
+import { Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { fullName } from '../../../lib/format';
+import { useRoles } from '../api/roles-api';
+import { useSetRole } from '../api/users-api';
+import { notifyError, notifySuccess } from '../utils/notify';
+import { roleName, roleOptions } from '../utils/roles';
+import { ConfirmModal } from './confirm-modal';
+
+/** The user's system or custom role; changes that involve admin are confirmed first. */
+export function RoleSection({ user, isSelf }: { user: AdminUser; isSelf: boolean }) {
+  const roles = useRoles();
+  const setRole = useSetRole(user.id);
+  const [choice, setChoice] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const selected = choice ?? user.role;
+  const changed = selected !== user.role;
+  const selectedRole = roles.data?.find((r) => r.id === selected);
+  const name = fullName(user) || user.username;
+
+  const save = async () => {
+    try {
+      const updated = await setRole.mutateAsync(selected);
+      notifySuccess('Role changed', `${name} is now ${roleName(roles.data, updated.role)}.`);
+      setChoice(null);
+    } catch (error) {
+      notifyError('Could not change the role', error);
+    } finally {
+      setConfirming(false);
+    }
+  };
+
+  const involvesAdmin = isAdminRole(user.role) || isAdminRole(selected);
+  const warning = isAdminRole(selected)
+    ? `${name} will become an administrator: every permission, and access to Admin Settings.`
+    : `${name} will no longer be an administrator${isSelf ? ': you will lose access to Admin Settings' : ''}.`;
+
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby="role-heading">
+      <Stack gap="sm">
+        <Title order={3} size="h4" id="role-heading">
+          Role
+        </Title>
+        <Group align="flex-end" gap="sm" wrap="wrap">
+          <Select
+            label="Role"
+            data={roleOptions(roles.data)}
+            value={selected}
+            onChange={(value) => setChoice(value)}
+            allowDeselect={false}
+            disabled={roles.isPending}
+            w={280}
+          />
+          <Button
+            disabled={!changed}
+            loading={setRole.isPending}
+            onClick={() => (involvesAdmin ? setConfirming(true) : void save())}
+          >
+            Change role
+          </Button>
+          {changed && (
+            <Button variant="subtle" onClick={() => setChoice(null)}>
+              Undo
+            </Button>
+          )}
+        </Group>
+        {selectedRole && (
+          <Text size="sm" c="dimmed">
+            {selectedRole.description} {selectedRole.allPermissions.length} permissions.
+          </Text>
+        )}
+      </Stack>
+      <ConfirmModal
+        opened={confirming}
+        title={`Change role to ${roleName(roles.data, selected)}?`}
+        confirmLabel="Change role"
+        danger={!isAdminRole(selected)}
+        busy={setRole.isPending}
+        onConfirm={() => void save()}
+        onClose={() => setConfirming(false)}
+      >
+        {warning}
+      </ConfirmModal>
+    </Paper>
+  );
+}

@@ -1,0 +1,178 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Group,
+  Loader,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { IconSearch } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { fullName } from '../../../lib/format';
+import { useDepartments } from '../api/directory-api';
+import { useRoles } from '../api/roles-api';
+import { USERS_PAGE_SIZE, useUserList } from '../api/users-api';
+import { Pager } from './pager';
+import { useFilterParams } from './use-filter-params';
+import { errorMessage } from '../utils/notify';
+import { rangeText } from '../utils/range';
+import { roleName, roleOptions } from '../utils/roles';
+
+/** /admin: users with server-side search, role and department filters and pagination. */
+export function UsersPage() {
+  const navigate = useNavigate();
+  const filters = useFilterParams();
+  const search = filters.get('q') ?? '';
+  const role = filters.get('role');
+  const department = filters.get('department');
+  const page = filters.page;
+  const [searchText, setSearchText] = useState(search);
+  const update = filters.set;
+  const applySearch = useDebouncedCallback(
+    (text: string) => update({ q: text.trim() || null }),
+    300,
+  );
+
+  const roles = useRoles();
+  const departments = useDepartments();
+  const users = useUserList({
+    search: search || undefined,
+    role: role ?? undefined,
+    department: department ?? undefined,
+    page,
+    pageSize: USERS_PAGE_SIZE,
+  });
+  const data = users.data;
+
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby="users-heading">
+      <Stack gap="md">
+        <Title order={2} size="h3" id="users-heading">
+          Users & Roles
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <TextInput
+            label="Search"
+            placeholder="Name, username or email"
+            leftSection={<IconSearch size={16} aria-hidden="true" />}
+            value={searchText}
+            onChange={(event) => {
+              setSearchText(event.currentTarget.value);
+              applySearch(event.currentTarget.value);
+            }}
+          />
+          <Select
+            label="Role"
+            placeholder="Any role"
+            clearable
+            data={roleOptions(roles.data)}
+            value={role}
+            onChange={(value) => update({ role: value })}
+          />
+          <Select
+            label="Department"
+            placeholder="Any department"
+            clearable
+            searchable
+            data={(departments.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
+            value={department}
+            onChange={(value) => update({ department: value })}
+          />
+        </SimpleGrid>
+        {users.isPending && <Loader size="sm" aria-label="Loading users" />}
+        {users.isError && <Alert color="red">{errorMessage(users.error)}</Alert>}
+        {data && (
+          <>
+            <Group justify="space-between">
+              <Text size="sm" c="dimmed" aria-live="polite">
+                {rangeText(data.page, data.pageSize, data.users.length, data.total, 'users')}
+              </Text>
+              {users.isFetching && <Loader size="xs" aria-label="Updating" />}
+            </Group>
+            <Table.ScrollContainer minWidth={760}>
+              <Table highlightOnHover verticalSpacing="sm" aria-labelledby="users-heading">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th scope="col">Name</Table.Th>
+                    <Table.Th scope="col">Username</Table.Th>
+                    <Table.Th scope="col">Role</Table.Th>
+                    <Table.Th scope="col">Department</Table.Th>
+                    <Table.Th scope="col" ta="right">
+                      Direct permissions
+                    </Table.Th>
+                    <Table.Th scope="col" ta="right">
+                      Assignments
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.users.map((u) => (
+                    <Table.Tr
+                      key={u.id}
+                      style={{ cursor: 'pointer' }}
+                      onClick={(event) => {
+                        // A search typed just before must not pull the user back to the list.
+                        applySearch.cancel();
+                        if ((event.target as HTMLElement).closest('a')) return;
+                        void navigate(`/admin/users/${encodeURIComponent(u.id)}`);
+                      }}
+                    >
+                      <Table.Td>
+                        <Anchor component={Link} to={`/admin/users/${encodeURIComponent(u.id)}`}>
+                          {fullName(u) || u.username}
+                        </Anchor>
+                        {!u.isActive && (
+                          <Badge ml="xs" size="sm" color="gray" variant="light" tt="none">
+                            Inactive
+                          </Badge>
+                        )}
+                      </Table.Td>
+                      <Table.Td>{u.username}</Table.Td>
+                      <Table.Td>
+                        <Badge
+                          variant="light"
+                          tt="none"
+                          color={u.role === 'admin' ? 'red' : 'brand'}
+                        >
+                          {roleName(roles.data, u.role)}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td>{u.department ?? '—'}</Table.Td>
+                      <Table.Td ta="right">{u.directPermissions.length}</Table.Td>
+                      <Table.Td ta="right">{u.assignmentCount}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                  {data.users.length === 0 && (
+                    <Table.Tr>
+                      <Table.Td colSpan={6}>
+                        <Text c="dimmed" ta="center" py="md">
+                          No users match these filters.
+                        </Text>
+                      </Table.Td>
+                    </Table.Tr>
+                  )}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            <Pager
+              label="Users pages"
+              page={page}
+              total={data.total}
+              pageSize={data.pageSize}
+              onChange={filters.setPage}
+            />
+          </>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

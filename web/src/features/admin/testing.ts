@@ -1,0 +1,117 @@
+/** Admin API answers shaped exactly as the server sends them (core contracts), for the admin tests. */
+import {
+  RoleRegistry,
+  SYSTEM_ROLES,
+  type AdminUser,
+  type AssignmentView,
+  type PublicUser,
+  type Role,
+} from '@learning-hub/core';
+import { buildUser } from '../../test/fixtures';
+import type { RoleWithUsage } from './api/roles-api';
+
+export function buildAdminUser(
+  overrides: Partial<AdminUser> & { role?: PublicUser['role'] } = {},
+): AdminUser {
+  return {
+    ...buildUser({ role: overrides.role ?? 'student' }),
+    createdAt: '2025-01-01T00:00:00.000Z',
+    directPermissions: [],
+    assignmentCount: 0,
+    ...overrides,
+  };
+}
+
+/** GET /api/admin/roles: the system roles (and any custom ones given), with usage. */
+export function buildRoles(custom: Role[] = [], userCounts: Record<string, number> = {}) {
+  const registry = new RoleRegistry(custom);
+  const roles: RoleWithUsage[] = registry.all().map((r) => ({
+    ...r,
+    permissions: [...r.permissions],
+    allPermissions: [...registry.permissionsOf(r.id)],
+    userCount: userCounts[r.id] ?? 0,
+  }));
+  return { roles };
+}
+
+export function buildCustomRole(overrides: Partial<Role> = {}): Role {
+  return {
+    id: 'field-trainer',
+    name: 'field-trainer',
+    displayName: 'Field trainer',
+    description: 'Trains field crews.',
+    permissions: ['analytics.export'],
+    inherits: 'instructor',
+    context: 'global',
+    isSystemRole: false,
+    priority: 20,
+    ...overrides,
+  };
+}
+
+export const DEPARTMENTS = {
+  departments: [
+    { id: 'network-engineering', name: 'Network Engineering', description: '', memberCount: 1 },
+    { id: 'field-operations', name: 'Field Operations', description: '', memberCount: 1 },
+    { id: 'customer-support', name: 'Customer Support', description: '', memberCount: 1 },
+  ],
+};
+
+export const COURSES = {
+  courses: [
+    {
+      id: 'fiber-splicing-101',
+      code: 'FO-101',
+      title: 'Fiber Splicing Fundamentals',
+      description: '',
+      departmentId: 'field-operations',
+      departmentName: 'Field Operations',
+    },
+    {
+      id: 'otdr-trace-analysis',
+      code: 'FO-210',
+      title: 'OTDR Testing and Trace Analysis',
+      description: '',
+      departmentId: 'field-operations',
+      departmentName: 'Field Operations',
+    },
+  ],
+  total: 2,
+  page: 1,
+  pageSize: 50,
+};
+
+export function buildAssignment(overrides: Partial<AssignmentView> = {}): AssignmentView {
+  return {
+    userId: 'user-student',
+    context: { type: 'course', courseId: 'fiber-splicing-101' },
+    roles: ['course-student'],
+    directPermissions: [],
+    assignedBy: 'user-admin',
+    assignedAt: '2025-01-01T00:00:00.000Z',
+    expiresAt: null,
+    isActive: true,
+    contextKey: 'course:fiber-splicing-101',
+    contextLabel: 'FO-101 · Fiber Splicing Fundamentals',
+    derived: false,
+    inForce: true,
+    ...overrides,
+  };
+}
+
+export function ownDepartment(userId = 'user-student'): AssignmentView {
+  return buildAssignment({
+    userId,
+    context: { type: 'department', departmentId: 'network-engineering' },
+    roles: ['department-member'],
+    assignedBy: 'system',
+    contextKey: 'department:network-engineering',
+    contextLabel: 'Network Engineering',
+    derived: true,
+  });
+}
+
+/** The system role names, for assertions. */
+export const ROLE_NAMES = Object.fromEntries(
+  Object.values(SYSTEM_ROLES).map((r) => [r.id, r.displayName]),
+);

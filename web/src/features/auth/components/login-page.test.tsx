@@ -1,0 +1,339 @@
+import { STORAGE_KEYS, type PublicUser } from '@learning-hub/core';
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { mockFetch, NETWORK_FAILURE } from '../../../test/fetch-mock';
+import { buildAuthConfig, buildMe, buildUser } from '../../../test/fixtures';
+import { findHeading, renderApp } from '../../../test/render-app';
+
+const student = buildUser();
+
+describe('login page', () => {
+  it('validates inline without calling the server', async () => {
+    const fetchMock = mockFetch();
+    const { user } = renderApp('/login');
+    await findHeading('Sign in');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Username is required')).toBeInTheDocument();
+    expect(screen.getByText('Password is required')).toBeInTheDocument();
+    expect(fetchMock.callsTo('POST /api/auth/local')).toHaveLength(0);
+  });
+
+  it("shows the server's error in an alert", async () => {
+    mockFetch({
+      'POST /api/auth/local': {
+        status: 401,
+        body: {
+          success: false,
+          error: 'Invalid username or password',
+          code: 'INVALID_CREDENTIALS',
+        },
+      },
+    });
+    const { user } = renderApp('/login');
+    await findHeading('Sign in');
+    await user.type(screen.getByLabelText(/Username/), 'student');
+    await user.type(screen.getByLabelText(/Password/), 'wrong');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid username or password');
+  });
+
+  it('shows the auth service error when the server cannot be reached', async () => {
+    mockFetch({ 'POST /api/auth/local': NETWORK_FAILURE });
+    const { user } = renderApp('/login');
+    await findHeading('Sign in');
+    await user.type(screen.getByLabelText(/Username/), 'student');
+    await user.type(screen.getByLabelText(/Password/), 'pw');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Authentication service unavailable',
+    );
+  });
+
+  it('shows loading while signing in, stores the method, then goes home', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    mockFetch({
+      'POST /api/auth/local': async () => {
+        await gate;
+        return {
+          body: {
+            success: true,
+            user: student,
+            token: 'tok',
+            expiresAt: new Date(Date.now() + 3.6e6).toISOString(),
+          },
+        };
+      },
+      'GET /api/auth/me': { body: buildMe(student) },
+    });
+    const { user, router } = renderApp('/login');
+    await findHeading('Sign in');
+    await user.type(screen.getByLabelText(/Username/), 'student');
+    await user.type(screen.getByLabelText(/Password/), 'pw');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Sign in' })).toHaveAttribute(
+        'data-loading',
+        'true',
+      ),
+    );
+    release();
+    await findHeading('Welcome, Sam');
+    expect(router.state.location.pathname).toBe('/');
+    expect(window.localStorage.getItem(STORAGE_KEYS.authMethod)).toBe('local');
+  });
+
+  it('offers the method only when the server enables more than one', async () => {
+    mockFetch();
+    renderApp('/login');
+    await findHeading('Sign in');
+    expect(screen.queryByLabelText('Authentication method')).not.toBeInTheDocument();
+  });
+
+  it('offers the enabled methods when there are several', async () => {
+    const fetchMock = mockFetch({
+      'GET /api/auth/config': {
+        body: buildAuthConfig({
+          methods: ['local', 'ldap'],
+          providers: { ldap: [{ id: 'corp', label: 'Corp' }], moodle: [], sso: [] },
+        }),
+      },
+    });
+    renderApp('/login');
+    await findHeading('Sign in');
+    const [select] = await screen.findAllByLabelText('Authentication method');
+    expect(select).toHaveValue('Local account');
+    expect(fetchMock.callsTo('GET /api/auth/config')).toHaveLength(1);
+  });
+});
+
+const providers = {
+  ldap: [
+    { id: 'corp', label: 'Corporate directory' },
+    { id: 'lab', label: 'Lab directory' },
+  ],
+  moodle: [{ id: 'campus', label: 'Campus Moodle' }],
+  sso: [
+    { id: 'azure', label: 'Azure AD' },
+    { id: 'keycloak', label: 'Keycloak' },
+  ],
+};
+const allMethods = buildAuthConfig({
+  methods: ['local', 'ldap', 'moodle', 'sso'],
+  providers,
+});
+
+function sessionAnswer(user: PublicUser) {
+  return {
+    body: {
+      success: true,
+      user,
+      token: `tok-${user.authMethod}`,
+      expiresAt: new Date(Date.now() + 3.6e6).toISOString(),
+    },
+  };
+}
+
+async function chooseMethod(user: ReturnType<typeof renderApp>['user'], label: string) {
+  const [select] = await screen.findAllByLabelText('Authentication method');
+  await user.click(select!);
+  await user.click(await screen.findByRole('option', { name: label }));
+}
+
+describe('login page: directory, Moodle and single sign-on', () => {
+  it('labels every method', async () => {
+    mockFetch({ 'GET /api/auth/config': { body: allMethods } });
+    const { user } = renderApp('/login');
+    await findHeading('Sign in');
+    const [select] = await screen.findAllByLabelText('Authentication method');
+    await user.click(select!);
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
+      'Local account',
+      'Company directory (LDAP)',
+      'Moodle',
+      'Single sign-on',
+    ]);
+  });
+
+  it('signs in with the chosen directory and remembers the method', async () => {
+    const ldapUser = buildUser({ authMethod: 'ldap' });
+    const fetchMock = mockFetch({
+      'GET /api/auth/config': { body: allMethods },
+      'POST /api/auth/ldap': sessionAnswer(ldapUser),
+      'GET /api/auth/me': { body: buildMe(ldapUser) },
+    });
+    const { user, router } = renderApp('/login?next=%2Flibrary');
+    await findHeading('Sign in');
+    await chooseMethod(user, 'Company directory (LDAP)');
+    expect(window.localStorage.getItem(STORAGE_KEYS.authMethod)).toBe('ldap');
+    const [directory] = screen.getAllByLabelText('Directory');
+    expect(directory).toHaveValue('Corporate directory');
+    await user.click(directory!);
+    await user.click(await screen.findByRole('option', { name: 'Lab directory' }));
+    await user.type(screen.getByLabelText(/Username/), 'jdoe');
+    await user.type(screen.getByLabelText(/Password/), 'secret');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await findHeading('Library');
+    expect(router.state.location.pathname).toBe('/library');
+    expect(fetchMock.callsTo('POST /api/auth/ldap')[0]?.body).toEqual({
+      credentials: { username: 'jdoe', password: 'secret' },
+      ldapConfig: 'lab',
+    });
+  });
+
+  it("shows a directory refusal in the spec's words", async () => {
+    mockFetch({
+      'GET /api/auth/config': { body: allMethods },
+      'POST /api/auth/ldap': {
+        status: 401,
+        body: {
+          success: false,
+          message: 'Invalid username or password',
+          error: 'Invalid username or password',
+          code: 'INVALID_CREDENTIALS',
+        },
+      },
+    });
+    window.localStorage.setItem(STORAGE_KEYS.authMethod, 'ldap');
+    const { user } = renderApp('/login');
+    await findHeading('Sign in');
+    await user.type(screen.getByLabelText(/Username/), 'jdoe');
+    await user.type(screen.getByLabelText(/Password/), 'wrong');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'LDAP authentication error: Invalid username or password',
+    );
+  });
+
+  it('signs in with Moodle (no provider choice when there is one site)', async () => {
+    const moodleUser = buildUser({ authMethod: 'moodle' });
+    const fetchMock = mockFetch({
+      'GET /api/auth/config': { body: allMethods },
+      'POST /api/auth/moodle': sessionAnswer(moodleUser),
+      'GET /api/auth/me': { body: buildMe(moodleUser) },
+    });
+    const { user } = renderApp('/login');
+    await findHeading('Sign in');
+    await chooseMethod(user, 'Moodle');
+    expect(screen.queryByLabelText('Moodle site')).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText(/Username/), 'jdoe');
+    await user.type(screen.getByLabelText(/Password/), 'secret');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await findHeading('Welcome, Sam');
+    expect(fetchMock.callsTo('POST /api/auth/moodle')[0]?.body).toEqual({
+      credentials: { username: 'jdoe', password: 'secret' },
+      moodleConfig: 'campus',
+    });
+  });
+
+  it('offers one sign-on link per provider, returning to the remembered page', async () => {
+    mockFetch({ 'GET /api/auth/config': { body: allMethods } });
+    window.localStorage.setItem(STORAGE_KEYS.authMethod, 'sso');
+    renderApp('/login?next=%2Flibrary');
+    await findHeading('Sign in');
+    expect(screen.queryByLabelText(/Username/)).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Sign in with Azure AD' })).toHaveAttribute(
+      'href',
+      '/api/auth/sso/start?provider=azure&returnTo=%2Flibrary',
+    );
+    expect(screen.getByRole('link', { name: 'Sign in with Keycloak' })).toHaveAttribute(
+      'href',
+      '/api/auth/sso/start?provider=keycloak&returnTo=%2Flibrary',
+    );
+  });
+
+  it('exchanges the one-time code, clears it from the address and goes to next', async () => {
+    const ssoUser = buildUser({ authMethod: 'sso', ssoProvider: 'azure' });
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const fetchMock = mockFetch({
+      'GET /api/auth/config': { body: allMethods },
+      'POST /api/auth/sso': async () => {
+        await gate;
+        return sessionAnswer(ssoUser);
+      },
+      'GET /api/auth/me': { body: buildMe(ssoUser) },
+    });
+    const { router } = renderApp('/login?sso_code=abc123&sso_provider=azure&next=%2Flibrary');
+    expect(await screen.findByText('Completing sign-in with Azure AD…')).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?next=%2Flibrary');
+    release();
+    await findHeading('Library');
+    expect(router.state.location.pathname).toBe('/library');
+    expect(fetchMock.callsTo('POST /api/auth/sso')).toHaveLength(1);
+    expect(fetchMock.callsTo('POST /api/auth/sso')[0]?.body).toEqual({
+      credentials: 'abc123',
+      ssoConfig: 'azure',
+    });
+    expect(window.localStorage.getItem(STORAGE_KEYS.authMethod)).toBe('sso');
+  });
+
+  it('ignores an unsafe next after single sign-on', async () => {
+    const ssoUser = buildUser({ authMethod: 'sso' });
+    mockFetch({
+      'GET /api/auth/config': { body: allMethods },
+      'POST /api/auth/sso': sessionAnswer(ssoUser),
+      'GET /api/auth/me': { body: buildMe(ssoUser) },
+    });
+    const { router } = renderApp(
+      `/login?sso_code=abc&sso_provider=azure&next=${encodeURIComponent('//evil.example.com')}`,
+    );
+    await findHeading('Welcome, Sam');
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('shows a used or expired code as an SSO error and offers the providers again', async () => {
+    mockFetch({
+      'GET /api/auth/config': { body: allMethods },
+      'POST /api/auth/sso': {
+        status: 401,
+        body: {
+          success: false,
+          message:
+            'This sign-in code is not valid (used, expired or unknown). Please sign in again.',
+          error: 'This sign-in code is not valid (used, expired or unknown). Please sign in again.',
+          code: 'INVALID_CREDENTIALS',
+        },
+      },
+    });
+    const { router } = renderApp('/login?sso_code=used&sso_provider=azure');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'SSO authentication error: This sign-in code is not valid (used, expired or unknown). Please sign in again.',
+    );
+    expect(router.state.location.search).toBe('');
+    expect(screen.getByRole('link', { name: 'Sign in with Azure AD' })).toBeInTheDocument();
+  });
+
+  it("shows the callback's sso_error in the form's alert and logs it", async () => {
+    const fetchMock = mockFetch({ 'GET /api/auth/config': { body: allMethods } });
+    const { router } = renderApp(
+      `/login?sso_error=${encodeURIComponent('The identity provider refused: access_denied')}`,
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'SSO authentication error: The identity provider refused: access_denied',
+    );
+    expect(router.state.location.search).toBe('');
+    expect(fetchMock.callsTo('POST /api/auth/sso')).toHaveLength(0);
+    await waitFor(() =>
+      expect(fetchMock.callsTo('POST /api/auth/log').map((c) => c.body)).toContainEqual(
+        expect.objectContaining({ event: 'login_failure', authMethod: 'sso' }),
+      ),
+    );
+  });
+
+  it('shows only the sign-on links when single sign-on is the only method', async () => {
+    mockFetch({
+      'GET /api/auth/config': {
+        body: buildAuthConfig({ methods: ['sso'], defaultMethod: 'sso', providers }),
+      },
+    });
+    renderApp('/login');
+    await findHeading('Sign in');
+    expect(screen.queryByLabelText('Authentication method')).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Sign in with Azure AD' })).toBeInTheDocument();
+  });
+});

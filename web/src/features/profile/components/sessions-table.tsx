@@ -1,0 +1,158 @@
+import type { SessionInfo } from '@learning-hub/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Modal,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { AUTH_METHOD_LABELS } from '../../../lib/auth/auth-method';
+import { formatDateTime } from '../../../lib/format';
+import { useEndOtherSessions, useEndSession, useSessions } from '../api/sessions-api';
+
+type Pending = { kind: 'one'; session: SessionInfo } | { kind: 'others' } | null;
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : 'Something went wrong';
+}
+
+/** The signed-in user's sessions, with ending one or all others behind a confirmation. */
+export function SessionsTable() {
+  const sessions = useSessions();
+  const endSession = useEndSession();
+  const endOthers = useEndOtherSessions();
+  const [pending, setPending] = useState<Pending>(null);
+  const others = sessions.data?.filter((s) => !s.current) ?? [];
+  const busy = endSession.isPending || endOthers.isPending;
+
+  const confirm = async () => {
+    if (!pending) return;
+    try {
+      if (pending.kind === 'one') {
+        await endSession.mutateAsync(pending.session.id);
+        notifications.show({
+          color: 'green',
+          title: 'Session ended',
+          message: 'That device has been signed out.',
+        });
+      } else {
+        const { revoked } = await endOthers.mutateAsync();
+        notifications.show({
+          color: 'green',
+          title: 'Other sessions ended',
+          message: `${revoked} ${revoked === 1 ? 'session was' : 'sessions were'} ended.`,
+        });
+      }
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        title: 'Could not end the session',
+        message: errorMessage(error),
+      });
+    } finally {
+      setPending(null);
+    }
+  };
+
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby="sessions-heading">
+      <Stack gap="md">
+        <Group justify="space-between">
+          <Title order={2} size="h3" id="sessions-heading">
+            Active sessions
+          </Title>
+          <Button
+            variant="light"
+            color="red"
+            disabled={others.length === 0 || busy}
+            onClick={() => setPending({ kind: 'others' })}
+          >
+            End all other sessions
+          </Button>
+        </Group>
+        {sessions.isPending && <Loader aria-label="Loading sessions" size="sm" />}
+        {sessions.isError && <Alert color="red">{errorMessage(sessions.error)}</Alert>}
+        {sessions.data && (
+          <Table.ScrollContainer minWidth={720}>
+            <Table striped verticalSpacing="sm" aria-labelledby="sessions-heading">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">Method</Table.Th>
+                  <Table.Th scope="col">Started</Table.Th>
+                  <Table.Th scope="col">Last used</Table.Th>
+                  <Table.Th scope="col">Address</Table.Th>
+                  <Table.Th scope="col">User agent</Table.Th>
+                  <Table.Th scope="col">
+                    <VisuallyHidden>Actions</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {sessions.data.map((session) => (
+                  <Table.Tr key={session.id}>
+                    <Table.Td>{AUTH_METHOD_LABELS[session.method]}</Table.Td>
+                    <Table.Td>{formatDateTime(session.createdAt)}</Table.Td>
+                    <Table.Td>{formatDateTime(session.lastUsedAt)}</Table.Td>
+                    <Table.Td>{session.ipAddress ?? '—'}</Table.Td>
+                    <Table.Td maw={280}>
+                      <Text size="sm" lineClamp={2} title={session.userAgent ?? undefined}>
+                        {session.userAgent ?? '—'}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      {session.current ? (
+                        <Badge variant="light" tt="none">
+                          This device
+                        </Badge>
+                      ) : (
+                        <Button
+                          size="xs"
+                          variant="default"
+                          disabled={busy}
+                          onClick={() => setPending({ kind: 'one', session })}
+                        >
+                          End session
+                        </Button>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
+      <Modal
+        opened={pending !== null}
+        onClose={() => setPending(null)}
+        title={pending?.kind === 'others' ? 'End all other sessions?' : 'End this session?'}
+        centered
+      >
+        <Stack gap="md">
+          <Text size="sm">
+            {pending?.kind === 'others'
+              ? 'Every other device signed in to your account will be signed out.'
+              : 'The device using this session will be signed out.'}
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setPending(null)}>
+              Cancel
+            </Button>
+            <Button color="red" loading={busy} onClick={() => void confirm()}>
+              {pending?.kind === 'others' ? 'End all other sessions' : 'End session'}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Paper>
+  );
+}

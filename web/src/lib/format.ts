@@ -1,0 +1,25 @@
+/** Small display helpers shared by the layout and pages. */
+import type { PublicUser } from '@learning-hub/core';
+
+export function fullName(user: Pick<PublicUser, 'firstname' | 'lastname'>): string {
+  return [user.firstname, user.lastname].filter((part) => part.trim() !== '').join(' ');
+}
+
+/** First-name and last-name initials (spec §2), upper case. */
+export function initials(user: Pick<PublicUser, 'firstname' | 'lastname'>): string {
+  const first = [...user.firstname.trim()][0] ?? '';
+  const last = [...user.lastname.trim()][0] ?? '';
+  return `${first}${last}`.toUpperCase();
+}
+
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+});
+
+/** A date and time in the user's locale; '—' for a missing or invalid value. */
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? '—' : dateTimeFormat.format(time);
+}
