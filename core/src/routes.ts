@@ -125,7 +125,7 @@ export const ROUTES: readonly RouteDef[] = [
   admin('/test-suite', 'Test Suite'),
   admin('/notification-demo', 'Notification Demo'),
   admin('/announcement-manager', 'Announcement Manager'),
-  admin('/auth-test', 'Authentication Test'),
+  { ...admin('/auth-test', 'Authentication Test'), built: true },
   admin('/image-test', 'Image Test'),
   admin('/media-test', 'Media Test'),
   {

@@ -178,6 +178,8 @@ export const AuthSettingsSchema = z.object({
   }),
   /** Dev mode is a start-up setting, never an admin toggle. */
   devMode: z.boolean(),
+  /** The callback address identity providers must send people back to (from PUBLIC_URL). */
+  ssoRedirectUri: z.string(),
   providers: z.array(ProviderViewSchema),
 });
 export type AuthSettings = z.infer<typeof AuthSettingsSchema>;

@@ -24,6 +24,8 @@ export const BUILT_PAGES: Readonly<Record<string, PageLoaderFn>> = {
     import('../features/admin-test/components/permission-simulator-page').then(
       (m) => m.PermissionSimulatorPage,
     ),
+  '/auth-test': () =>
+    import('../features/admin/components/auth-test-page').then((m) => m.AuthTestPage),
 };
 
 /**

@@ -97,6 +97,7 @@ describe.skipIf(!available)(`admin: sign-in settings (${TEST_DB_KIND})`, () => {
     expect(settings.json()).toMatchObject({
       methods: { local: true, ldap: true, moodle: false, sso: false },
       devMode: false,
+      ssoRedirectUri: 'http://localhost:3000/api/auth/sso/callback',
     });
     const trail = await listAccessAudit(ctx.database.db, {
       action: 'auth_provider.update',

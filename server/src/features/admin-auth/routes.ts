@@ -135,6 +135,7 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
     async () => ({
       methods: await methodStates(db),
       devMode,
+      ssoRedirectUri: ssoRedirectUri(publicUrl),
       providers: (await listProviders(db)).map(view),
     }),
   );
@@ -160,6 +161,7 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
       return {
         methods: await methodStates(db),
         devMode,
+        ssoRedirectUri: ssoRedirectUri(publicUrl),
         providers: (await listProviders(db)).map(view),
       };
     },

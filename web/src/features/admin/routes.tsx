@@ -24,6 +24,13 @@ export const ADMIN_CHILD_ROUTES: RouteObject[] = [
       import('./components/access-audit-page').then((m) => ({ Component: m.AccessAuditPage })),
   },
   {
+    path: 'authentication',
+    lazy: () =>
+      import('./components/authentication-page').then((m) => ({
+        Component: m.AuthenticationPage,
+      })),
+  },
+  {
     path: 'checks',
     lazy: () =>
       import('./components/permission-checks-page').then((m) => ({

@@ -22,6 +22,11 @@ export const ADMIN_SECTIONS: readonly Section[] = [
     to: '/admin/checks',
     matches: (p) => p.startsWith('/admin/checks'),
   },
+  {
+    label: 'Authentication',
+    to: '/admin/authentication',
+    matches: (p) => p.startsWith('/admin/authentication'),
+  },
 ];
 
 /** /admin: the Admin Settings area, its sections as a sub-navigation, the section in the outlet. */

@@ -272,6 +272,7 @@ function ProvidersSection({ settings }: { settings: AuthSettings }) {
         opened={editing !== null}
         method={editing?.method ?? 'ldap'}
         provider={editing?.provider ?? null}
+        ssoRedirectUri={settings.ssoRedirectUri}
         onClose={() => setEditing(null)}
       />
       <ConnectionTestModal provider={testing} onClose={() => setTesting(null)} />

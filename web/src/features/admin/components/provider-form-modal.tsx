@@ -35,16 +35,13 @@ import { MappingFields } from './mapping-fields';
 
 type Form = UseFormReturnType<ProviderFormValues>;
 
-/** The address an identity provider sends people back to; admins register it there. */
-export function ssoRedirectUri(origin = window.location.origin): string {
-  return `${origin}/api/auth/sso/callback`;
-}
-
 export interface ProviderFormModalProps {
   /** Open for a new provider of `method`, or to edit `provider`. */
   opened: boolean;
   method: ProviderMethod;
   provider: ProviderView | null;
+  /** The callback address the server gives identity providers (from its PUBLIC_URL). */
+  ssoRedirectUri: string;
   onClose(): void;
 }
 
@@ -69,7 +66,7 @@ export function ProviderFormModal(props: ProviderFormModalProps) {
   );
 }
 
-function ProviderForm({ method, provider, onClose }: ProviderFormModalProps) {
+function ProviderForm({ method, provider, ssoRedirectUri, onClose }: ProviderFormModalProps) {
   const save = useSaveProvider();
   const [serverError, setServerError] = useState<string | null>(null);
   const editing = provider !== null;
@@ -106,7 +103,7 @@ function ProviderForm({ method, provider, onClose }: ProviderFormModalProps) {
         <GeneralFields form={form} editing={editing} />
         {method === 'ldap' && <LdapFields form={form} />}
         {method === 'moodle' && <MoodleFields form={form} />}
-        {method === 'sso' && <SsoFields form={form} />}
+        {method === 'sso' && <SsoFields form={form} redirectUri={ssoRedirectUri} />}
         {SECRET_FIELDS[method] && <SecretField form={form} provider={provider} method={method} />}
         {(method === 'ldap' || method === 'sso') && <MappingFields form={form} method={method} />}
         {serverError && (
@@ -355,9 +352,8 @@ function MoodleFields({ form }: { form: Form }) {
   );
 }
 
-function SsoFields({ form }: { form: Form }) {
+function SsoFields({ form, redirectUri }: { form: Form; redirectUri: string }) {
   const values = form.getValues().sso;
-  const redirectUri = ssoRedirectUri();
   return (
     <>
       <Fieldset legend="Identity provider">
