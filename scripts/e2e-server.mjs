@@ -83,7 +83,10 @@ function authConfig(services) {
         scopes: ['openid', 'profile', 'email', 'groups'],
         departmentClaim: 'department',
         allowInsecureHttp: true,
-        roleMapping: [{ group: 'hub-instructors', role: 'instructor' }],
+        roleMapping: [
+          { group: 'hub-admins', role: 'admin' },
+          { group: 'hub-instructors', role: 'instructor' },
+        ],
       },
     },
   ];

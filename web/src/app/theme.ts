@@ -42,9 +42,19 @@ export const theme = createTheme({
   },
 });
 
-/** Mantine's default dimmed text is below WCAG AA contrast: use darker (lighter in dark) shades. */
+/**
+ * Mantine's default dimmed text is below WCAG AA contrast: use darker (lighter in dark) shades.
+ * So is the text of its light variants (alert titles, light badges) in yellow, orange, green and
+ * red on a white page: darker text, at least 4.5:1 on the tinted background.
+ */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    '--mantine-color-yellow-light-color': '#7a4d00',
+    '--mantine-color-orange-light-color': '#a13b06',
+    '--mantine-color-green-light-color': '#1e6b30',
+    '--mantine-color-red-light-color': 'var(--mantine-color-red-9)',
+  },
   dark: { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)' },
 });

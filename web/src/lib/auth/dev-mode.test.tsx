@@ -49,8 +49,11 @@ describe('dev mode (spec §4: always authenticated as the developer admin)', () 
     const events: unknown[] = [];
     const onChange = (e: Event) => events.push((e as CustomEvent).detail);
     window.addEventListener(AUTH_STATE_CHANGED_EVENT, onChange);
-    renderApp('/');
+    const { router } = renderApp('/');
     await findHeading('Welcome, Developer');
+    // Never sent to /login on the way (the guard waits for dev mode to be entered).
+    expect(router.state.location.pathname).toBe('/');
+    expect(router.state.location.search).toBe('');
     window.removeEventListener(AUTH_STATE_CHANGED_EVENT, onChange);
     expect(screen.getByText('Dev Mode')).toBeInTheDocument();
     const me = fetchMock.callsTo('GET /api/auth/me');

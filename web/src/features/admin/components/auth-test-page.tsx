@@ -97,7 +97,7 @@ export function AuthTestPage() {
       {settings.data && providers.length === 0 && (
         <Alert color="blue" title="No providers yet">
           Add a directory, Moodle site or identity provider under{' '}
-          <Anchor component={Link} to="/admin/authentication">
+          <Anchor component={Link} to="/admin/authentication" underline="always">
             Authentication settings
           </Anchor>{' '}
           first.

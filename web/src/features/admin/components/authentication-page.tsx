@@ -216,15 +216,11 @@ function ProvidersSection({ settings }: { settings: AuthSettings }) {
                     <Table.Td>{PROVIDER_METHOD_LABELS[provider.method]}</Table.Td>
                     <Table.Td>
                       <Group gap={4}>
-                        <Badge
-                          color={provider.enabled ? 'green' : 'gray'}
-                          variant="light"
-                          tt="none"
-                        >
+                        <Badge color={provider.enabled ? 'green' : 'gray'} variant="dot" tt="none">
                           {provider.enabled ? 'Enabled' : 'Disabled'}
                         </Badge>
                         {!settings.methods[provider.method] && (
-                          <Badge color="yellow" variant="light" tt="none">
+                          <Badge color="yellow" variant="dot" tt="none">
                             Method off
                           </Badge>
                         )}
@@ -303,7 +299,7 @@ export function AuthenticationPage() {
       <ProvidersSection settings={settings.data} />
       <Text size="sm" c="dimmed">
         Changes are recorded in{' '}
-        <Anchor component={Link} to="/admin/audit">
+        <Anchor component={Link} to="/admin/audit" underline="always">
           Access changes
         </Anchor>
         .

@@ -63,7 +63,11 @@ function ConnectionTest({ provider, onClose }: { provider: ProviderView; onClose
       <Text size="sm" c="dimmed">
         This checks the connection only. To see which account, role and context roles a person would
         get,{' '}
-        <Anchor component={Link} to={`/auth-test?provider=${encodeURIComponent(provider.id)}`}>
+        <Anchor
+          component={Link}
+          to={`/auth-test?provider=${encodeURIComponent(provider.id)}`}
+          underline="always"
+        >
           try a test sign-in
         </Anchor>
         .

@@ -10,7 +10,8 @@ export function formatMs(ms: number): string {
 /** The outcome of a whole test: a badge. */
 export function OutcomeBadge({ ok }: { ok: boolean }) {
   return (
-    <Badge color={ok ? 'green' : 'red'} variant="filled" size="lg" tt="none">
+    // Shade 9: white text at AA contrast (Mantine's default green and red are below 4.5:1).
+    <Badge color={ok ? 'teal.9' : 'red.9'} variant="filled" size="lg" tt="none">
       {ok ? 'Passed' : 'Failed'}
     </Badge>
   );
@@ -43,7 +44,7 @@ export function TestSteps({ steps, label }: { steps: readonly TestStep[]; label:
                 <Text size="sm" fw={600}>
                   {`${index + 1}. ${step.name}`}
                 </Text>
-                <Badge color={step.ok ? 'green' : 'red'} variant="light" tt="none" size="sm">
+                <Badge color={step.ok ? 'green' : 'red'} variant="dot" tt="none" size="sm">
                   {step.ok ? 'OK' : 'Failed'}
                 </Badge>
                 <Text size="xs" c="dimmed">
