@@ -1,11 +1,18 @@
 /** Admin API answers shaped exactly as the server sends them (core contracts), for the admin tests. */
 import {
+  LdapSettingsSchema,
+  MoodleSettingsSchema,
   RoleRegistry,
+  SsoSettingsSchema,
   SYSTEM_ROLES,
   type AdminUser,
   type AssignmentView,
+  type AuthSettings,
+  type ProviderView,
   type PublicUser,
   type Role,
+  type SignInTestResult,
+  type TestStep,
 } from '@learning-hub/core';
 import { buildUser } from '../../test/fixtures';
 import type { RoleWithUsage } from './api/roles-api';
@@ -115,3 +122,63 @@ export function ownDepartment(userId = 'user-student'): AssignmentView {
 export const ROLE_NAMES = Object.fromEntries(
   Object.values(SYSTEM_ROLES).map((r) => [r.id, r.displayName]),
 );
+
+/** Provider settings as the server stores them: the admin's input with the schema's defaults. */
+const PROVIDER_SETTINGS: Record<ProviderView['method'], () => Record<string, unknown>> = {
+  ldap: () =>
+    LdapSettingsSchema.parse({
+      urls: ['ldap://ldap.example.com:389'],
+      bindDn: 'cn=reader,dc=example,dc=com',
+      userSearchBases: ['ou=people,dc=example,dc=com'],
+      roleMapping: [{ group: 'lms-instructors', role: 'instructor' }],
+    }),
+  moodle: () => MoodleSettingsSchema.parse({ siteUrl: 'https://moodle.example.com' }),
+  sso: () =>
+    SsoSettingsSchema.parse({ issuer: 'https://id.example.com/realms/corp', clientId: 'lms' }),
+};
+
+/** A provider as GET /api/admin/auth/settings lists it (an LDAP directory unless overridden). */
+export function buildProvider(overrides: Partial<ProviderView> = {}): ProviderView {
+  const method = overrides.method ?? 'ldap';
+  return {
+    id: `corp-${method}`,
+    method,
+    label: { ldap: 'Corporate directory', moodle: 'Campus Moodle', sso: 'Company SSO' }[method],
+    enabled: true,
+    settings: PROVIDER_SETTINGS[method](),
+    secretsSet: { bindPassword: false, clientSecret: false },
+    updatedAt: '2025-03-01T09:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** GET /api/admin/auth/settings (also the answer of PUT /api/admin/auth/methods/:method). */
+export function buildAuthSettings(overrides: Partial<AuthSettings> = {}): AuthSettings {
+  return {
+    methods: { local: true, ldap: false, moodle: false, sso: false },
+    devMode: false,
+    ssoRedirectUri: 'https://lms.example.com/api/auth/sso/callback',
+    providers: [],
+    ...overrides,
+  };
+}
+
+export function buildTestStep(overrides: Partial<TestStep> = {}): TestStep {
+  return { name: 'Connect', ok: true, ms: 12, detail: null, error: null, ...overrides };
+}
+
+/** POST /api/admin/auth/test (and GET /api/admin/auth/test/sso/:id once done): a dry-run result. */
+export function buildSignInTestResult(overrides: Partial<SignInTestResult> = {}): SignInTestResult {
+  return {
+    ok: true,
+    provider: 'corp-ldap',
+    method: 'ldap',
+    steps: [],
+    user: null,
+    role: null,
+    assignments: [],
+    groups: [],
+    claims: null,
+    ...overrides,
+  };
+}

@@ -425,8 +425,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   // Until the server said whether it runs in dev mode, and until dev mode is entered once it
   // said so (the effect above runs after this render, and a guard must not send the developer
   // to /login meanwhile), a visitor without a session is not yet known to be signed out.
-  const pendingDevMode =
-    data.token === null && !data.devMode && (configLoading || serverDevMode);
+  const pendingDevMode = data.token === null && !data.devMode && (configLoading || serverDevMode);
 
   const value = useMemo<AuthContextValue>(() => {
     const { user, access, token, devMode, isLoading, loadError } = data;

@@ -104,7 +104,7 @@ export function AuthTestPage() {
         </Alert>
       )}
       {ssoTestId ? (
-        <SsoTestResult testId={ssoTestId} onDone={() => choose(requested)} />
+        <SsoTestResult testId={ssoTestId} onDone={choose} />
       ) : (
         providers.length > 0 &&
         selected && (
@@ -219,7 +219,14 @@ function SsoTestStart({ provider }: { provider: ProviderView }) {
   );
 }
 
-function SsoTestResult({ testId, onDone }: { testId: string; onDone(): void }) {
+function SsoTestResult({
+  testId,
+  onDone,
+}: {
+  testId: string;
+  /** Back to the form, on the provider just tested. */
+  onDone(provider: string | null): void;
+}) {
   const result = useSsoTestResult(testId);
   const queryClient = useQueryClient();
   const pending = isPending(result.data);
@@ -254,7 +261,12 @@ function SsoTestResult({ testId, onDone }: { testId: string; onDone(): void }) {
         )}
         {result.data && !isPending(result.data) && <TestResult result={result.data} />}
         <Group>
-          <Button variant="default" onClick={onDone}>
+          <Button
+            variant="default"
+            onClick={() =>
+              onDone(result.data && !isPending(result.data) ? result.data.provider : null)
+            }
+          >
             Run another test
           </Button>
         </Group>

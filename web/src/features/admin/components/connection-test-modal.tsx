@@ -1,6 +1,6 @@
 import type { ProviderView } from '@learning-hub/core';
 import { Alert, Anchor, Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { useConnectionTest } from '../api/auth-settings-api';
 import { errorMessage } from '../utils/notify';
@@ -30,7 +30,11 @@ export function ConnectionTestModal({ provider, onClose }: ConnectionTestModalPr
 function ConnectionTest({ provider, onClose }: { provider: ProviderView; onClose(): void }) {
   const test = useConnectionTest();
   const { mutate } = test;
+  // Once per opening (StrictMode runs effects twice in development).
+  const started = useRef(false);
   useEffect(() => {
+    if (started.current) return;
+    started.current = true;
     mutate(provider.id);
   }, [mutate, provider.id]);
 
