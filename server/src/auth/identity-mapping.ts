@@ -6,6 +6,7 @@
  * touched by the mapping (for a context with a manual assignment, the manual one stands).
  */
 import {
+  ACCOUNT_REFUSALS,
   contextKey,
   type AccessContext,
   type ContextRoleId,
@@ -117,16 +118,10 @@ export async function applyIdentity(
       (existing.authSource ?? identity.providerId) !== identity.providerId)
   ) {
     // Never let one sign-in method take over an account of another.
-    throw new ProviderFailure(
-      'forbidden',
-      'An account with this username already signs in another way. Contact an administrator.',
-    );
+    throw new ProviderFailure('forbidden', ACCOUNT_REFUSALS.conflict);
   }
   if (existing && !existing.isActive) {
-    throw new ProviderFailure(
-      'forbidden',
-      'This account is deactivated. Contact an administrator.',
-    );
+    throw new ProviderFailure('forbidden', ACCOUNT_REFUSALS.deactivated);
   }
 
   let departmentId: string | null | undefined = undefined;

@@ -7,13 +7,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
+  ACCOUNT_REFUSALS,
   AppError,
+  contextKey,
   LdapLoginSchema,
   LoginSuccessSchema,
   MoodleLoginSchema,
   ProviderLoginFailureSchema,
   SsoLoginSchema,
   type ProviderMethod,
+  type SsoErrorCode,
 } from '@learning-hub/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -54,6 +57,32 @@ import { findUserById, toPublicUser } from '../../auth/user-repository';
 import type { Db } from '../../db';
 
 /** A single-sign-on flow must come back within this time. */
+
+/** The `sso_error` code of a failed single sign-on (the page shows the code's fixed text). */
+function ssoErrorCode(error: unknown): SsoErrorCode {
+  if (error instanceof ProviderFailure) {
+    switch (error.kind) {
+      case 'invalid_credentials':
+        return 'refused';
+      case 'forbidden':
+        if (error.message === ACCOUNT_REFUSALS.conflict) return 'account_conflict';
+        if (error.message === ACCOUNT_REFUSALS.deactivated) return 'deactivated';
+        return 'not_allowed';
+      case 'unavailable':
+      case 'timeout':
+        return 'unavailable';
+      case 'misconfigured':
+        return 'misconfigured';
+    }
+  }
+  if (error instanceof AppError) {
+    if (error.code === 'AUTH_METHOD_DISABLED') return 'method_disabled';
+    if (error.code === 'VALIDATION_ERROR' || error.code === 'BAD_REQUEST')
+      return 'unknown_provider';
+  }
+  return 'failed';
+}
+
 const SSO_FLOW_TTL_MS = 10 * 60_000;
 /** The one-time code the callback hands the browser is valid this long. */
 export const SSO_CODE_TTL_MS = 60_000;
@@ -215,9 +244,8 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
       },
     },
     async (request, reply) => {
-      const back = (message: string) =>
-        reply.redirect(`/login?sso_error=${encodeURIComponent(message)}`, 303);
-      if (devMode) return back(DEV_MODE_MESSAGE);
+      const back = (code: SsoErrorCode) => reply.redirect(`/login?sso_error=${code}`, 303);
+      if (devMode) return back('dev_mode');
       try {
         const provider = await providerFor(db, 'sso', request.query.provider, 'provider');
         if (provider.method !== 'sso')
@@ -257,7 +285,7 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
           success: false,
           error: message,
         });
-        return back(message);
+        return back(ssoErrorCode(error));
       }
     },
   );
@@ -275,8 +303,7 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
       schema: { querystring: z.record(z.string(), z.string().max(4000)) },
     },
     async (request, reply) => {
-      const back = (message: string) =>
-        reply.redirect(`/login?sso_error=${encodeURIComponent(message)}`, 303);
+      const back = (code: SsoErrorCode) => reply.redirect(`/login?sso_error=${code}`, 303);
       const scope: SignInScope = { db, now, request, method: 'sso' };
       const { state, error, error_description: description } = request.query;
       const flow = state ? await consumeSsoFlow(db, state, iso()) : null;
@@ -285,7 +312,7 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
           success: false,
           error: 'unknown, used or expired sign-in state',
         });
-        return back('This sign-in link is no longer valid. Please start again.');
+        return back('expired_state');
       }
       const stored = await findProvider(db, flow.providerId);
       const trace = flow.purpose === 'test' ? new Trace() : NO_TRACE;
@@ -318,7 +345,7 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
         );
         const access = await accessFor(db, provider, identity);
         if (provider.config.requireMappedGroup && !access.matched) {
-          throw new ProviderFailure('forbidden', 'Your account is not allowed to sign in here');
+          throw new ProviderFailure('forbidden', ACCOUNT_REFUSALS.notAllowed);
         }
         if (flow.purpose === 'test') {
           const { user } = await applyIdentity(db, identity, access, iso(), { dryRun: true });
@@ -330,7 +357,7 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
             user: toPublicUser(user),
             role: access.role,
             assignments: access.assignments.map((a) => ({
-              context: `${a.context.type}:${'courseId' in a.context ? a.context.courseId : 'departmentId' in a.context ? a.context.departmentId : ''}`,
+              context: contextKey(a.context),
               roles: a.roles,
             })),
             groups: identity.groups,
@@ -382,7 +409,7 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
           );
         }
         await recordAttempt(scope, 'login_failure', { success: false, error: message });
-        return back(message);
+        return back(ssoErrorCode(failure));
       }
     },
   );

@@ -4,6 +4,7 @@
  */
 import {
   AppError,
+  ACCOUNT_REFUSALS,
   AuthConfigSchema,
   AuthLogEventSchema,
   ChangePasswordResponseSchema,
@@ -129,7 +130,7 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
         const code = outcome.reason === 'disabled' ? 'ACCOUNT_DISABLED' : 'INVALID_CREDENTIALS';
         const error =
           outcome.reason === 'disabled'
-            ? 'This account is deactivated. Contact an administrator.'
+            ? ACCOUNT_REFUSALS.deactivated
             : 'Invalid username or password';
         await recordAttempt(scope, 'login_failure', {
           username,

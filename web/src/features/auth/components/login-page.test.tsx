@@ -308,13 +308,11 @@ describe('login page: directory, Moodle and single sign-on', () => {
     expect(screen.getByRole('link', { name: 'Sign in with Azure AD' })).toBeInTheDocument();
   });
 
-  it("shows the callback's sso_error in the form's alert and logs it", async () => {
+  it("shows the text of the callback's sso_error code in the form's alert and logs it", async () => {
     const fetchMock = mockFetch({ 'GET /api/auth/config': { body: allMethods } });
-    const { router } = renderApp(
-      `/login?sso_error=${encodeURIComponent('The identity provider refused: access_denied')}`,
-    );
+    const { router } = renderApp('/login?sso_error=refused');
     expect(await screen.findByRole('alert')).toHaveTextContent(
-      'SSO authentication error: The identity provider refused: access_denied',
+      'SSO authentication error: The identity provider did not sign you in.',
     );
     expect(router.state.location.search).toBe('');
     expect(fetchMock.callsTo('POST /api/auth/sso')).toHaveLength(0);
@@ -323,6 +321,15 @@ describe('login page: directory, Moodle and single sign-on', () => {
         expect.objectContaining({ event: 'login_failure', authMethod: 'sso' }),
       ),
     );
+  });
+
+  it('never shows text a crafted link puts in sso_error', async () => {
+    mockFetch({ 'GET /api/auth/config': { body: allMethods } });
+    renderApp(`/login?sso_error=${encodeURIComponent('Your account is locked. Call +1 555 0100')}`);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'SSO authentication error: Single sign-on failed',
+    );
+    expect(screen.queryByText(/555 0100/)).not.toBeInTheDocument();
   });
 
   it('shows only the sign-on links when single sign-on is the only method', async () => {

@@ -1,5 +1,6 @@
 import {
   CredentialsSchema,
+  ssoErrorMessage,
   type AuthConfig,
   type AuthMethod,
   type ProviderMethod,
@@ -63,11 +64,15 @@ export function LoginPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const next = safeNextPath(searchParams.get('next'));
   // Read once: the one-time code leaves the address bar at once.
-  const [ssoReturn] = useState<SsoReturn>(() => ({
-    code: searchParams.get('sso_code'),
-    provider: searchParams.get('sso_provider'),
-    error: searchParams.get('sso_error'),
-  }));
+  // The server sends an error code, never text: only the code's fixed text is ever shown.
+  const [ssoReturn] = useState<SsoReturn>(() => {
+    const errorCode = searchParams.get('sso_error');
+    return {
+      code: searchParams.get('sso_code'),
+      provider: searchParams.get('sso_provider'),
+      error: errorCode === null ? null : ssoErrorMessage(errorCode),
+    };
+  });
   const [chosenMethod, setChosenMethod] = useState<AuthMethod | null>(() =>
     ssoReturn.code || ssoReturn.error ? 'sso' : null,
   );
