@@ -268,7 +268,10 @@ export const SignInTestResultSchema = z.object({
   /** The user as it would be created or updated. */
   user: PublicUserSchema.partial().nullable(),
   role: z.string().nullable(),
-  assignments: z.array(z.object({ context: z.string(), roles: z.array(z.string()) })),
+  /** Context roles that would be mapped: the context key, its name when it exists, the roles. */
+  assignments: z.array(
+    z.object({ context: z.string(), label: z.string().nullable(), roles: z.array(z.string()) }),
+  ),
   groups: z.array(z.string()),
   claims: z.record(z.string(), z.unknown()).nullable(),
 });

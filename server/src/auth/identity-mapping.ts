@@ -19,6 +19,7 @@ import {
   recordAccessAudit,
   upsertAssignment,
 } from '../access/access-repository';
+import { describeContextTarget } from '../access/context-labels';
 import type { Db } from '../db';
 import { ProviderFailure, type Identity } from './providers/types';
 import {
@@ -46,6 +47,20 @@ export interface MappedAccess {
   assignments: { context: AccessContext; roles: ContextRoleId[] }[];
   /** Whether any rule matched the user's groups. */
   matched: boolean;
+}
+
+/** Mapped assignments as the dry run shows them: context key, the context's name, roles. */
+export async function describeMappedAssignments(
+  db: Db,
+  assignments: MappedAccess['assignments'],
+): Promise<{ context: string; label: string | null; roles: string[] }[]> {
+  return Promise.all(
+    assignments.map(async (a) => ({
+      context: contextKey(a.context),
+      label: await describeContextTarget(db, a.context),
+      roles: a.roles,
+    })),
+  );
 }
 
 /** The role and context roles an identity's groups give under the rules. */

@@ -26,7 +26,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAccessAudit } from '../../access/access-repository';
 import { describeContextTarget } from '../../access/context-labels';
-import { applyIdentity } from '../../auth/identity-mapping';
+import { applyIdentity, describeMappedAssignments } from '../../auth/identity-mapping';
 import {
   deleteProvider,
   findProvider,
@@ -306,10 +306,7 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
         result.ok = trace.steps.every((s) => s.ok);
         result.user = toPublicUser(user);
         result.role = access.role;
-        result.assignments = access.assignments.map((a) => ({
-          context: contextKey(a.context),
-          roles: a.roles,
-        }));
+        result.assignments = await describeMappedAssignments(db, access.assignments);
         result.groups = identity.groups;
       } catch (error) {
         if (!(error instanceof ProviderFailure) && !(error instanceof AppError)) throw error;

@@ -20,6 +20,7 @@ import { insertCourse } from '../../courses/course-repository';
 import {
   bearer,
   createTestApp,
+  createTestUser,
   requireTool,
   testDatabaseAvailable,
   TEST_DB_KIND,
@@ -366,5 +367,65 @@ describe.skipIf(!available)(`directory sign-in against slapd (${TEST_DB_KIND})`,
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toMatch(/already signs in another way/);
     expect((await findUserByUsername(ctx.database.db, 'carol'))?.role).toBe('admin');
+  });
+  it('lets an admin dry-run a directory sign-in: every step, the mapped access, nothing stored', async () => {
+    const admin = await createTestUser(ctx, { username: 'root', role: 'admin' });
+    const adminLogin = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/local',
+      payload: { username: 'root', password: admin.password },
+    });
+    const dryRun = (payload: object) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/admin/auth/test',
+        headers: bearer(adminLogin.json().token as string),
+        payload,
+      });
+
+    const res = await dryRun({ provider: 'corp', username: 'bob', password: 'bob-secret' });
+    expect(res.statusCode).toBe(200);
+    const result = res.json();
+    expect(result).toMatchObject({
+      ok: true,
+      provider: 'corp',
+      method: 'ldap',
+      role: 'instructor',
+      groups: expect.arrayContaining(['hub-instructors', 'otdr-assistants', 'field-leads']),
+      user: { username: 'bob', firstname: 'Bob', authMethod: 'ldap' },
+    });
+    expect(result.assignments).toContainEqual({
+      context: 'course:otdr-101',
+      label: 'FO-210 · OTDR',
+      roles: ['course-assistant'],
+    });
+    expect(result.steps.map((s: { name: string }) => s.name)).toEqual(
+      expect.arrayContaining(['Search the user', 'Bind as the user', 'Read the groups']),
+    );
+    expect(result.steps.every((s: { ms: number }) => s.ms >= 0)).toBe(true);
+    // A dry run: no account was created.
+    expect(await findUserByUsername(ctx.database.db, 'bob')).toBeNull();
+
+    const wrong = (await dryRun({ provider: 'corp', username: 'bob', password: 'nope' })).json();
+    expect(wrong.ok).toBe(false);
+    expect(wrong.steps.at(-1)).toMatchObject({ ok: false, error: 'Invalid username or password' });
+    expect(wrong.user).toBeNull();
+
+    expect((await dryRun({ provider: 'nowhere', username: 'bob', password: 'x' })).statusCode).toBe(
+      404,
+    );
+    const student = await createTestUser(ctx, { username: 'pupil', role: 'student' });
+    const studentLogin = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/local',
+      payload: { username: 'pupil', password: student.password },
+    });
+    const denied = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/auth/test',
+      headers: bearer(studentLogin.json().token as string),
+      payload: { provider: 'corp', username: 'bob', password: 'bob-secret' },
+    });
+    expect(denied.statusCode).toBe(403);
   });
 });

@@ -9,7 +9,6 @@ import { randomBytes } from 'node:crypto';
 import {
   ACCOUNT_REFUSALS,
   AppError,
-  contextKey,
   LdapLoginSchema,
   LoginSuccessSchema,
   MoodleLoginSchema,
@@ -21,7 +20,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { applyIdentity } from '../../auth/identity-mapping';
+import { applyIdentity, describeMappedAssignments } from '../../auth/identity-mapping';
 import {
   accessFor,
   authenticateWith,
@@ -356,10 +355,7 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
             steps: trace.steps,
             user: toPublicUser(user),
             role: access.role,
-            assignments: access.assignments.map((a) => ({
-              context: contextKey(a.context),
-              roles: a.roles,
-            })),
+            assignments: await describeMappedAssignments(db, access.assignments),
             groups: identity.groups,
             claims: identity.claims ?? null,
           });

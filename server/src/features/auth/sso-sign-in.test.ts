@@ -251,7 +251,9 @@ describe.skipIf(!available)(`single sign-on with OpenID Connect (${TEST_DB_KIND}
       provider: 'idp',
       role: 'instructor',
       groups: ['hub-instructors', 'field-operations', 'otdr-assistants'],
-      assignments: [{ context: 'course:otdr-101', roles: ['course-assistant'] }],
+      assignments: [
+        { context: 'course:otdr-101', label: 'FO-210 · OTDR', roles: ['course-assistant'] },
+      ],
       user: { username: 'bob', department: 'Field Operations' },
     });
     expect(result.steps.map((s: { name: string }) => s.name)).toEqual(

@@ -54,8 +54,18 @@ const passed = buildSignInTestResult({
   user: jordan,
   role: 'instructor',
   assignments: [
-    { context: 'department:field-operations', roles: ['department-manager'] },
-    { context: 'course:fiber-splicing-101', roles: ['course-instructor', 'course-assistant'] },
+    {
+      context: 'department:field-operations',
+      label: 'Field Operations',
+      roles: ['department-manager'],
+    },
+    {
+      context: 'course:fiber-splicing-101',
+      label: 'FO-101 · Fiber Splicing Fundamentals',
+      roles: ['course-instructor', 'course-assistant'],
+    },
+    // A context that no longer exists: its key.
+    { context: 'course:retired-course', label: null, roles: ['course-student'] },
   ],
   groups: ['lms-instructors', 'field-ops'],
 });
@@ -151,7 +161,7 @@ describe('admin: authentication test', () => {
     });
 
     const access = screen.getByRole('region', { name: 'Access that would be mapped' });
-    // Names, once the roles and departments are loaded.
+    // Names: the role once the roles are loaded; the contexts as the server named them.
     expect(await within(access).findByText('Instructor')).toBeInTheDocument();
     await waitFor(() =>
       expect(
@@ -159,8 +169,9 @@ describe('admin: authentication test', () => {
           .getAllByRole('listitem')
           .map((li) => li.textContent),
       ).toEqual([
-        'Department Field Operations: Department manager',
-        'Course fiber-splicing-101: Course instructor, Course assistant',
+        'Field Operations: Department manager',
+        'FO-101 · Fiber Splicing Fundamentals: Course instructor, Course assistant',
+        'course:retired-course: Course student',
       ]),
     );
 

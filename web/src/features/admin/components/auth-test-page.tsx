@@ -1,6 +1,5 @@
 import {
   CONTEXT_ROLES,
-  parseContextKey,
   type ContextRoleId,
   type ProviderView,
   type SignInTestResult,
@@ -35,7 +34,6 @@ import {
   useSsoTestResult,
   useStartSsoTest,
 } from '../api/auth-settings-api';
-import { useDepartments } from '../api/directory-api';
 import { adminKeys } from '../api/keys';
 import { useRoles } from '../api/roles-api';
 import { errorMessage } from '../utils/notify';
@@ -296,17 +294,7 @@ function show(value: unknown): string {
 /** The whole outcome of a dry-run sign-in: steps, the account, its role and context roles. */
 export function TestResult({ result }: { result: SignInTestResult }) {
   const roles = useRoles();
-  const departments = useDepartments();
   const roleName = (id: string) => roles.data?.find((r) => r.id === id)?.displayName ?? id;
-  const contextName = (key: string) => {
-    const context = parseContextKey(key);
-    if (context?.type === 'department') {
-      const name = departments.data?.find((d) => d.id === context.departmentId)?.name;
-      return name ? `Department ${name}` : key;
-    }
-    if (context?.type === 'course') return `Course ${context.courseId}`;
-    return key;
-  };
   const user = result.user as Record<string, unknown> | null;
   const attributes = user?.ldapAttributes;
 
@@ -361,7 +349,7 @@ export function TestResult({ result }: { result: SignInTestResult }) {
                 {result.assignments.map((a) => (
                   <li key={a.context}>
                     <Text size="sm">
-                      {`${contextName(a.context)}: ${a.roles
+                      {`${a.label ?? a.context}: ${a.roles
                         .map((r) => CONTEXT_ROLES[r as ContextRoleId]?.displayName ?? r)
                         .join(', ')}`}
                     </Text>
