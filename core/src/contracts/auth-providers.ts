@@ -192,6 +192,7 @@ export const ACCOUNT_REFUSALS = {
   deactivated: 'This account is deactivated. Contact an administrator.',
   notAllowed: 'Your account is not allowed to sign in here',
 } as const;
+export type AccountRefusal = keyof typeof ACCOUNT_REFUSALS;
 
 /**
  * A single sign-on that fails comes back to `/login?sso_error=<code>`: a code, never text, so a

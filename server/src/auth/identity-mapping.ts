@@ -6,7 +6,6 @@
  * touched by the mapping (for a context with a manual assignment, the manual one stands).
  */
 import {
-  ACCOUNT_REFUSALS,
   contextKey,
   type AccessContext,
   type ContextRoleId,
@@ -133,10 +132,10 @@ export async function applyIdentity(
       (existing.authSource ?? identity.providerId) !== identity.providerId)
   ) {
     // Never let one sign-in method take over an account of another.
-    throw new ProviderFailure('forbidden', ACCOUNT_REFUSALS.conflict);
+    throw ProviderFailure.refused('conflict');
   }
   if (existing && !existing.isActive) {
-    throw new ProviderFailure('forbidden', ACCOUNT_REFUSALS.deactivated);
+    throw ProviderFailure.refused('deactivated');
   }
 
   let departmentId: string | null | undefined = undefined;

@@ -3,7 +3,12 @@
  * the right status and message. Providers also report their steps (for the admin's dry run at
  * /auth-test) through an optional trace.
  */
-import type { ProviderMethod, TestStep } from '@learning-hub/core';
+import {
+  ACCOUNT_REFUSALS,
+  type AccountRefusal,
+  type ProviderMethod,
+  type TestStep,
+} from '@learning-hub/core';
 
 /** A user as a provider describes them, before it is mapped to a Learning Hub account. */
 export interface Identity {
@@ -42,9 +47,16 @@ export class ProviderFailure extends Error {
   constructor(
     readonly kind: FailureKind,
     message: string,
+    /** Set when the account itself may not sign in (its text is ACCOUNT_REFUSALS[refusal]). */
+    readonly refusal?: AccountRefusal,
   ) {
     super(message);
     this.name = 'ProviderFailure';
+  }
+
+  /** The account may not sign in here: 'forbidden', with the shared text of core. */
+  static refused(refusal: AccountRefusal): ProviderFailure {
+    return new ProviderFailure('forbidden', ACCOUNT_REFUSALS[refusal], refusal);
   }
 }
 

@@ -7,7 +7,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  ACCOUNT_REFUSALS,
   AppError,
   LdapLoginSchema,
   LoginSuccessSchema,
@@ -64,8 +63,8 @@ function ssoErrorCode(error: unknown): SsoErrorCode {
       case 'invalid_credentials':
         return 'refused';
       case 'forbidden':
-        if (error.message === ACCOUNT_REFUSALS.conflict) return 'account_conflict';
-        if (error.message === ACCOUNT_REFUSALS.deactivated) return 'deactivated';
+        if (error.refusal === 'conflict') return 'account_conflict';
+        if (error.refusal === 'deactivated') return 'deactivated';
         return 'not_allowed';
       case 'unavailable':
       case 'timeout':
@@ -344,7 +343,7 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
         );
         const access = await accessFor(db, provider, identity);
         if (provider.config.requireMappedGroup && !access.matched) {
-          throw new ProviderFailure('forbidden', ACCOUNT_REFUSALS.notAllowed);
+          throw ProviderFailure.refused('notAllowed');
         }
         if (flow.purpose === 'test') {
           const { user } = await applyIdentity(db, identity, access, iso(), { dryRun: true });
