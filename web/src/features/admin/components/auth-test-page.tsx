@@ -64,8 +64,7 @@ export function AuthTestPage() {
   const ssoTestId = searchParams.get('sso_test');
   const requested = searchParams.get('provider');
   const providers = settings.data?.providers ?? [];
-  const selected =
-    providers.find((p) => p.id === requested) ?? (ssoTestId ? null : (providers[0] ?? null));
+  const selected = providers.find((p) => p.id === requested) ?? providers[0] ?? null;
 
   const choose = (id: string | null) => {
     setSearchParams(id ? { provider: id } : {}, { replace: true });
@@ -104,7 +103,6 @@ export function AuthTestPage() {
       {ssoTestId ? (
         <SsoTestResult testId={ssoTestId} onDone={choose} />
       ) : (
-        providers.length > 0 &&
         selected && (
           <Paper withBorder p="lg">
             <Stack gap="md">
