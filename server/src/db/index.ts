@@ -89,9 +89,18 @@ function withStatementCache(database: SQLite.Database): SqliteDialectConfig['dat
   };
 }
 
-/** Brings the schema up to date; throws with the failing migration's error. */
-export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+/**
+ * Brings the schema up to date; throws with the failing migration's error. `schema` names the
+ * PostgreSQL schema the connection's search_path points at: Kysely looks for its own migration
+ * tables in every schema unless told which one, so a second schema migrated on the same database
+ * (another test run, another tenant) would make it skip creating them here.
+ */
+export async function migrateToLatest(db: Db, schema?: string): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: migrationProvider,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -66,10 +66,12 @@ export interface SessionsTable {
 export interface AuthEventsTable {
   id: string;
   occurred_at: string;
-  /** `server` for what the server saw, `client` for events the browser reported. */
+  /** Always `server`: browsers' reports live in `client_auth_reports`. */
   source: string;
   event: string;
   username: string | null;
+  /** The username's account key (NFKC, lower case): every spelling of one account. */
+  username_key: string | null;
   user_id: string | null;
   auth_method: string | null;
   success: number | null;
@@ -83,10 +85,29 @@ export interface AuthEventsTable {
   request_id: string | null;
 }
 
+/** Auth log events as browsers reported them: their claims, kept apart from `auth_events`. */
+export interface ClientAuthReportsTable {
+  id: string;
+  received_at: string;
+  event: string;
+  username: string;
+  auth_method: string;
+  error: string | null;
+  /** The client address the server saw. */
+  address: string;
+  /** What the client sent as ipAddress (always 'client-side'). */
+  client_ip_address: string;
+  client_timestamp: string;
+  user_agent: string;
+  request_id: string;
+}
+
 export interface LoginThrottleTable {
-  /** `account:<username key>` or `address:<ip>`. */
+  /** `pair:<address>|<username key>`, `account:<username key>` or `address:<address>`. */
   key: string;
   failures: number;
+  /** When the current count began (fixed windows); null on counters from before it existed. */
+  window_started_at: string | null;
   last_failure_at: string;
   blocked_until: string | null;
 }
@@ -204,6 +225,7 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   auth_events: AuthEventsTable;
+  client_auth_reports: ClientAuthReportsTable;
   login_throttle: LoginThrottleTable;
   access_epoch: AccessEpochTable;
   custom_roles: CustomRolesTable;

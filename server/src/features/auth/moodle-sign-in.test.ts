@@ -3,6 +3,7 @@ import { MoodleSettingsSchema } from '@learning-hub/core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMoodle, type MoodleFixture } from '../../../../scripts/fixtures';
 import { insertProvider } from '../../auth/provider-repository';
+import { THROTTLE_POLICIES } from '../../auth/throttle';
 import {
   bearer,
   createTestApp,
@@ -116,6 +117,37 @@ describe.skipIf(!available)(`Moodle sign-in (${TEST_DB_KIND})`, () => {
       (await ctx.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) }))
         .statusCode,
     ).toBe(401);
+  });
+
+  it('asks Moodle no more often than the throttle allows when guesses arrive at once', async () => {
+    const before = moodle.requests.filter((r) => r === 'POST /login/token.php').length;
+    const N = 40;
+    const responses = await Promise.all(
+      Array.from({ length: N }, (_, i) =>
+        ctx.app.inject({
+          method: 'POST',
+          url: '/api/auth/moodle',
+          payload: {
+            credentials: { username: 'noah', password: i === N - 1 ? 'Noah-moodle-1!' : `g${i}` },
+          },
+          remoteAddress: '203.0.113.30',
+        }),
+      ),
+    );
+    const asked = moodle.requests.filter((r) => r === 'POST /login/token.php').length - before;
+    expect(asked).toBe(THROTTLE_POLICIES.pair.threshold);
+    expect(responses.filter((r) => r.statusCode === 401)).toHaveLength(asked);
+    expect(responses.filter((r) => r.statusCode === 429)).toHaveLength(N - asked);
+    expect(responses[N - 1]?.statusCode).toBe(429);
+  });
+
+  it('does not count attempts Moodle could not answer', async () => {
+    moodle.setMode('http500');
+    for (let i = 0; i < 2 * THROTTLE_POLICIES.pair.threshold; i++) {
+      expect((await login('noah', 'Noah-moodle-1!')).statusCode).toBe(503);
+    }
+    moodle.setMode('normal');
+    expect((await login('noah', 'Noah-moodle-1!')).statusCode).toBe(200);
   });
 
   it('refuses a Moodle address sent by the client', async () => {

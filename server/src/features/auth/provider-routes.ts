@@ -44,11 +44,13 @@ import {
   saveSsoTestResult,
 } from '../../auth/provider-repository';
 import {
-  countFailure,
   openSession,
   recordAttempt,
+  recordEveryAttempt,
+  recordRefusedAttempt,
+  reserveSignIn,
   throttledMessage,
-  throttleState,
+  voidAttempt,
   type SignInScope,
 } from '../../auth/sign-in';
 import { findUserById, toPublicUser } from '../../auth/user-repository';
@@ -123,6 +125,7 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
   { db, now, devMode, publicUrl },
 ) => {
   const iso = () => new Date(now()).toISOString();
+  recordEveryAttempt(app, db, now);
 
   function failure(
     reply: FastifyReply,
@@ -153,13 +156,16 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
       method === 'ldap' ? 'ldapConfig' : 'moodleConfig',
     );
     const scope: SignInScope = { db, now, request, method };
-    const { keys, wait } = await throttleState(scope, username);
-    if (wait > 0) {
+    // Counted before the provider checks the password: parallel guesses cannot slip past.
+    const reservation = await reserveSignIn(scope, username);
+    if (!reservation.granted) {
+      const { wait } = reservation;
       const message = throttledMessage(wait);
       await recordAttempt(scope, 'login_throttled', { username, success: false, error: message });
       reply.header('retry-after', String(wait));
       return failure(reply, 429, 'TOO_MANY_ATTEMPTS', message, { retryAfter: wait });
     }
+    const { keys } = reservation;
     try {
       const identity = await authenticateWith(provider, username, password, NO_TRACE);
       const access = await accessFor(db, provider, identity);
@@ -172,8 +178,11 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
       const { user } = await applyIdentity(db, identity, access, iso());
       return await openSession(scope, user, keys);
     } catch (error) {
+      // Only a refused password stays counted; nothing was guessed when the provider failed.
+      if (!(error instanceof ProviderFailure) || error.kind !== 'invalid_credentials') {
+        await voidAttempt(scope, keys);
+      }
       if (!(error instanceof ProviderFailure)) throw error;
-      if (error.kind === 'invalid_credentials') await countFailure(scope, keys);
       await recordAttempt(scope, 'login_failure', {
         username,
         success: false,
@@ -420,36 +429,42 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
       if (devMode) return failure(reply, 400, 'AUTH_METHOD_DISABLED', DEV_MODE_MESSAGE);
       const provider = await providerFor(db, 'sso', request.body.ssoConfig, 'ssoConfig');
       const scope: SignInScope = { db, now, request, method: 'sso' };
-      const { keys, wait } = await throttleState(scope, `sso:${provider.id}`);
-      if (wait > 0) {
+      // One-time codes are counted per provider and address only: no address may slow single
+      // sign-on down for everyone.
+      const reservation = await reserveSignIn(scope, `sso:${provider.id}`, { accountWide: false });
+      if (!reservation.granted) {
+        const { wait } = reservation;
         const message = throttledMessage(wait);
+        await recordAttempt(scope, 'login_throttled', { success: false, error: message });
         reply.header('retry-after', String(wait));
         return failure(reply, 429, 'TOO_MANY_ATTEMPTS', message, { retryAfter: wait });
       }
       const userId = await consumeSsoCode(db, request.body.credentials, provider.id, iso());
       const user = userId ? await findUserById(db, userId) : null;
       if (!user || !user.isActive) {
-        await countFailure(scope, keys);
         const message =
           'This sign-in code is not valid (used, expired or unknown). Please sign in again.';
         await recordAttempt(scope, 'login_failure', { success: false, error: message });
         return failure(reply, 401, 'INVALID_CREDENTIALS', message);
       }
-      return openSession(scope, user, keys.slice(1));
+      return openSession(scope, user, reservation.keys);
     },
   );
 
-  /** Any other method: spec §5's answer. */
+  /** Any other method: spec §5's answer, recorded like every attempt (spec §8). */
   app.post(
     '/api/auth/:method',
     {
       config: { access: { public: true }, loginRoute: true },
       schema: { params: z.object({ method: z.string().max(100) }) },
     },
-    async (_request, reply) =>
-      devMode
-        ? failure(reply, 400, 'AUTH_METHOD_DISABLED', DEV_MODE_MESSAGE)
-        : failure(reply, 400, 'INVALID_AUTH_METHOD', INVALID_METHOD_MESSAGE),
+    async (request, reply) => {
+      const message = devMode ? DEV_MODE_MESSAGE : INVALID_METHOD_MESSAGE;
+      await recordRefusedAttempt(db, now, request, message);
+      return devMode
+        ? failure(reply, 400, 'AUTH_METHOD_DISABLED', message)
+        : failure(reply, 400, 'INVALID_AUTH_METHOD', message);
+    },
   );
 };
 

@@ -8,6 +8,7 @@ import { driveLogin, startOidcProvider, type OidcFixture } from '../../../../scr
 import { listAssignments } from '../../access/access-repository';
 import { listAuthEvents } from '../../auth/auth-event-repository';
 import { insertProvider } from '../../auth/provider-repository';
+import { THROTTLE_POLICIES } from '../../auth/throttle';
 import { insertCourse } from '../../courses/course-repository';
 import {
   bearer,
@@ -171,6 +172,50 @@ describe.skipIf(!available)(`single sign-on with OpenID Connect (${TEST_DB_KIND}
     ).searchParams.get('sso_code') as string;
     ctx.clock.advance(61_000);
     expect((await exchange(third)).statusCode).toBe(401);
+  });
+
+  it('checks no more codes than the throttle allows when guesses arrive at once', async () => {
+    const valid = new URL(
+      location((await signInAtProvider('carol')).back),
+      PUBLIC_URL,
+    ).searchParams.get('sso_code') as string;
+    const N = 40;
+    const responses = await Promise.all(
+      Array.from({ length: N }, (_, i) =>
+        ctx.app.inject({
+          method: 'POST',
+          url: '/api/auth/sso',
+          payload: { credentials: i === N - 1 ? valid : `guess-${i}`, ssoConfig: 'idp' },
+          remoteAddress: '203.0.113.40',
+        }),
+      ),
+    );
+    const checked = responses.filter((r) => r.statusCode === 401).length;
+    expect(checked).toBe(THROTTLE_POLICIES.pair.threshold);
+    expect(responses.filter((r) => r.statusCode === 429)).toHaveLength(N - checked);
+    expect(responses[N - 1]?.statusCode).toBe(429);
+  });
+
+  it('lets no address slow single sign-on down for the others', async () => {
+    for (let i = 0; i < 3 * THROTTLE_POLICIES.pair.threshold; i++) {
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/sso',
+        payload: { credentials: `guess-${i}`, ssoConfig: 'idp' },
+        remoteAddress: `203.0.113.${i}`,
+      });
+    }
+    const code = new URL(
+      location((await signInAtProvider('carol')).back),
+      PUBLIC_URL,
+    ).searchParams.get('sso_code') as string;
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/sso',
+      payload: { credentials: code, ssoConfig: 'idp' },
+      remoteAddress: '192.0.2.50',
+    });
+    expect(res.statusCode).toBe(200);
   });
 
   it('refuses a replayed callback and a tampered state', async () => {

@@ -1,6 +1,7 @@
 import { STORAGE_KEYS, type PublicUser } from '@learning-hub/core';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { formatDateTime } from '../../../lib/format';
 import { mockFetch, NETWORK_FAILURE } from '../../../test/fetch-mock';
 import { buildAuthConfig, buildMe, buildUser } from '../../../test/fixtures';
 import { findHeading, renderApp } from '../../../test/render-app';
@@ -342,5 +343,64 @@ describe('login page: directory, Moodle and single sign-on', () => {
     await findHeading('Sign in');
     expect(screen.queryByLabelText('Authentication method')).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Sign in with Azure AD' })).toBeInTheDocument();
+  });
+});
+
+describe('notice of failed sign-in attempts', () => {
+  const lastAt = '2026-11-22T08:55:00.000Z';
+
+  it('tells the owner how many attempts failed since their last sign-in, until dismissed', async () => {
+    mockFetch({
+      'POST /api/auth/local': {
+        body: { ...sessionAnswer(student).body, failedAttempts: { count: 3, lastAt } },
+      },
+      'GET /api/auth/me': { body: buildMe(student) },
+    });
+    const { user } = renderApp('/login');
+    await findHeading('Sign in');
+    await user.type(screen.getByLabelText(/Username/), 'student');
+    await user.type(screen.getByLabelText(/Password/), 'pw');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await findHeading('Welcome, Sam');
+    const notice = await screen.findByRole('alert');
+    expect(notice).toHaveTextContent('Failed sign-in attempts');
+    expect(notice).toHaveTextContent(
+      `There were 3 failed attempts to sign in to your account since your last sign-in, the last on ${formatDateTime(lastAt)}. If this was not you, change your password.`,
+    );
+    // It stays until the user closes it.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.getByRole('alert')).toBeInTheDocument();
+    await user.click(within(notice).getByRole('button'));
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+  });
+
+  it('says "1 failed attempt" after a single one, also after single sign-on', async () => {
+    const ssoUser = buildUser({ authMethod: 'sso', ssoProvider: 'azure' });
+    mockFetch({
+      'GET /api/auth/config': { body: allMethods },
+      'POST /api/auth/sso': {
+        body: { ...sessionAnswer(ssoUser).body, failedAttempts: { count: 1, lastAt } },
+      },
+      'GET /api/auth/me': { body: buildMe(ssoUser) },
+    });
+    renderApp('/login?sso_code=abc123&sso_provider=azure');
+    await findHeading('Welcome, Sam');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'There was 1 failed attempt to sign in to your account since your last sign-in',
+    );
+  });
+
+  it('shows nothing when no attempt failed', async () => {
+    mockFetch({
+      'POST /api/auth/local': sessionAnswer(student),
+      'GET /api/auth/me': { body: buildMe(student) },
+    });
+    const { user } = renderApp('/login');
+    await findHeading('Sign in');
+    await user.type(screen.getByLabelText(/Username/), 'student');
+    await user.type(screen.getByLabelText(/Password/), 'pw');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await findHeading('Welcome, Sam');
+    expect(screen.queryByText('Failed sign-in attempts')).not.toBeInTheDocument();
   });
 });

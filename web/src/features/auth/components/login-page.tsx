@@ -29,6 +29,7 @@ import { useAuthConfig } from '../../../lib/auth/auth-config';
 import { AUTH_METHOD_LABELS, setAuthMethod } from '../../../lib/auth/auth-method';
 import { PROVIDER_MESSAGES, reportSsoError, ssoStartUrl } from '../../../lib/auth/auth-service';
 import { safeNextPath } from '../../../lib/safe-next';
+import { notifyFailedAttempts } from '../failed-attempts';
 
 interface LoginValues {
   username: string;
@@ -102,7 +103,8 @@ export function LoginPage() {
     setAuthMethod('sso');
     void login('sso', ssoReturn.code ?? '', ssoReturn.provider ?? undefined).then((result) => {
       setExchanging(false);
-      if (!result.success) setError(result.error);
+      if (result.success) notifyFailedAttempts(result.failedAttempts);
+      else setError(result.error);
     });
   }, [ssoReturn, setSearchParams, login]);
 
@@ -192,7 +194,8 @@ function PasswordSignIn({
       provider ?? undefined,
     );
     setSubmitting(false);
-    if (!result.success) onResult(result.error);
+    if (result.success) notifyFailedAttempts(result.failedAttempts);
+    else onResult(result.error);
   };
 
   return (
