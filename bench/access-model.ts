@@ -173,8 +173,8 @@ export function buildPopulation(seed = 20250602): Population {
     const ownDepartment = pick(random, departments);
     const assignments: ContextAssignment[] = [];
 
-    // Everyone is a member of their own department (DESIGN.md: derived from the user record,
-    // never expires); about 2% also manage it, through an assignment an admin made.
+    // Everyone is a member of their own department (docs/spec-readings.md: derived from the user
+    // record, never expires); about 2% also manage it, through an assignment an admin made.
     if (random() < 0.02) {
       assignments.push(
         makeAssignment(

@@ -160,7 +160,7 @@ export function isAssignmentInForce(assignment: ContextAssignment, now: number):
 }
 
 /**
- * The assignment every user holds in their own department (DESIGN.md, deliberate readings): the
+ * The assignment every user holds in their own department (docs/spec-readings.md): the
  * department-member role, derived from the user's record and kept in step with it.
  */
 export function ownDepartmentAssignment(

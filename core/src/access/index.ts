@@ -9,3 +9,4 @@ export * from './check';
 export * from './audit';
 export * from './engine';
 export * from './nav';
+export * from './grants';

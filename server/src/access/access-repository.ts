@@ -95,6 +95,20 @@ export async function findCustomRole(db: Db, id: string): Promise<Role | null> {
   return row ? toRole(row) : null;
 }
 
+/**
+ * Locks a custom role's row for the rest of the transaction and reads it as it is now (null: no
+ * such role), so a change is judged on the definition it really replaces (see lockAccessTarget).
+ */
+export async function lockCustomRole(db: Db, id: string): Promise<Role | null> {
+  const row = await db
+    .updateTable('custom_roles')
+    .set({ updated_at: sql`updated_at` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+  return row ? toRole(row) : null;
+}
+
 export interface CustomRoleFields {
   displayName: string;
   description: string;
@@ -171,6 +185,53 @@ export async function findRolesInheriting(db: Db, id: string): Promise<string[]>
     .where('inherits', '=', id)
     .execute();
   return rows.map((r) => r.id);
+}
+
+// ---------------------------------------------------------------- locks for access changes
+
+/** What the grant rules need to know about the user a change is for, read under its lock. */
+export interface AccessTarget {
+  role: string;
+  isSuperAdmin: boolean;
+  isActive: boolean;
+}
+
+/**
+ * Locks a user's row for the rest of the transaction and reads their role as it is now (null:
+ * no such user). Every change to a user's role, direct permissions or assignments takes this lock
+ * first, so the grant rules judge what the change really replaces and two changes to one user run
+ * one after the other: on PostgreSQL the row lock makes a concurrent one wait and then read this
+ * one's outcome; SQLite runs write transactions one at a time anyway. (A no-op update is the
+ * portable lock: SQLite has no SELECT … FOR UPDATE.)
+ */
+export async function lockAccessTarget(db: Db, userId: string): Promise<AccessTarget | null> {
+  const row = await db
+    .updateTable('users')
+    .set({ access_version: sql`access_version` })
+    .where('id', '=', userId)
+    .returning(['role', 'is_super_admin', 'is_active'])
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    role: row.role,
+    isSuperAdmin: Boolean(row.is_super_admin),
+    isActive: Boolean(row.is_active),
+  };
+}
+
+/**
+ * Locks the rows of every active admin for the rest of the transaction and returns how many
+ * there are, so changes that could leave no active admin run one after the other.
+ */
+export async function lockActiveAdminCount(db: Db): Promise<number> {
+  const rows = await db
+    .updateTable('users')
+    .set({ access_version: sql`access_version` })
+    .where('role', 'in', ['admin', 'super_admin'])
+    .where('is_active', '=', 1)
+    .returning('id')
+    .execute();
+  return rows.length;
 }
 
 // ---------------------------------------------------------------- direct permissions

@@ -94,7 +94,11 @@ function devSession(userId: string, at: number, address: string): SessionRecord 
 /** Session last-used times are written at most this often, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000;
 
-const BEARER = /^Bearer ([A-Za-z0-9_-]{20,128})$/;
+/**
+ * `Authorization: Bearer <token>`. The scheme name is case-insensitive (RFC 9110 §11.1), and one
+ * or more spaces may separate it from the token; the token is our base64url value.
+ */
+const BEARER = /^bearer +([A-Za-z0-9_-]{20,128})$/i;
 
 export function bearerToken(header: string | undefined): string | null {
   if (!header) return null;

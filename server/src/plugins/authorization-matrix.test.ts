@@ -4,10 +4,22 @@
  * user whose assignment expired. Each gets exactly what the permission model (core's reference
  * functions, fed the fixture data written here, not what the server loaded) says: 401 without a
  * session, 403 with the model's exact reason when denied, and anything but 401/403 when allowed.
+ *
+ * Then the grant rules on top: every route that changes what a user may do (role, direct
+ * permissions, context assignments, custom roles) × every principal (a role manager holding
+ * `user.manage_roles` among them) × themselves, an admin and a student × grants from harmless to
+ * `admin` and `system.*`: each answers exactly what core's grant rules say, and the changes that
+ * are allowed are undone so every case starts from the same data.
  */
 import {
+  assignmentRemoveDenial,
+  assignmentReplaceDenial,
   checkRequirement,
+  customRoleDenial,
   ownDepartmentAssignment,
+  permissionGrantDenial,
+  permissionRevokeDenial,
+  roleGrantDenial,
   resolveScope,
   RoleRegistry,
   type AccessSubject,
@@ -16,7 +28,15 @@ import {
   type Role,
 } from '@learning-hub/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertCustomRole, upsertAssignment } from '../access/access-repository';
+import {
+  deleteCustomRole,
+  grantUserPermission,
+  insertCustomRole,
+  revokeUserPermission,
+  updateCustomRole,
+  upsertAssignment,
+} from '../access/access-repository';
+import { setRole } from '../auth/user-repository';
 import { createSession } from '../auth/session-repository';
 import { insertCourse } from '../courses/course-repository';
 import {
@@ -45,6 +65,16 @@ const CUSTOM_ROLE: Role = {
   priority: 20,
 };
 
+/** The role of issue 7, item 2: enough to reach every grant route, and nothing else. */
+const ROLE_MANAGER: Role = {
+  ...CUSTOM_ROLE,
+  id: 'role-manager',
+  name: 'role-manager',
+  displayName: 'Role manager',
+  description: 'Gives roles.',
+  permissions: ['user.view', 'user.manage_roles'],
+};
+
 interface Principal {
   name: string;
   userId: string | null;
@@ -55,7 +85,9 @@ describe.skipIf(!available)(`authorization matrix (${TEST_DB_KIND})`, () => {
   let ctx: TestContext;
   const principals: Principal[] = [{ name: 'anonymous', userId: null, subject: null }];
   const params: Record<string, string> = {};
-  const registry = new RoleRegistry([CUSTOM_ROLE]);
+  const registry = new RoleRegistry([CUSTOM_ROLE, ROLE_MANAGER]);
+  /** Users the grant cases act on besides the principals themselves. */
+  const targets: { name: string; id: string; role: string }[] = [];
 
   beforeAll(async () => {
     ctx = await createTestApp();
@@ -72,12 +104,19 @@ describe.skipIf(!available)(`authorization matrix (${TEST_DB_KIND})`, () => {
       { id: COURSE, code: 'FO-1', title: 'Fiber', description: '', departmentId: DEPARTMENT },
       at,
     );
-    await insertCustomRole(
-      db,
-      CUSTOM_ROLE.id,
-      { ...CUSTOM_ROLE, inherits: 'student', permissions: [...CUSTOM_ROLE.permissions] },
-      null,
-      at,
+    for (const role of [CUSTOM_ROLE, ROLE_MANAGER]) {
+      await insertCustomRole(
+        db,
+        role.id,
+        { ...role, inherits: 'student', permissions: [...role.permissions] },
+        null,
+        at,
+      );
+    }
+    const targetAdmin = await createTestUser(ctx, { username: 'matrix-admin', role: 'admin' });
+    targets.push(
+      { name: 'a student', id: target.user.id, role: 'student' },
+      { name: 'an admin', id: targetAdmin.user.id, role: 'admin' },
     );
     Object.assign(params, {
       userId: target.user.id,
@@ -128,6 +167,7 @@ describe.skipIf(!available)(`authorization matrix (${TEST_DB_KIND})`, () => {
     await add('instructor', 'instructor', 'Field Operations', DEPARTMENT);
     await add('admin', 'admin', 'Network Engineering', 'network-engineering');
     await add('custom role', CUSTOM_ROLE.id, 'Customer Support', 'customer-support');
+    await add('role manager', ROLE_MANAGER.id, 'Customer Support', 'customer-support');
     await add('department manager', 'student', 'Customer Support', 'customer-support', [
       assignment('', {
         context: { type: 'department', departmentId: DEPARTMENT },
@@ -268,6 +308,243 @@ describe.skipIf(!available)(`authorization matrix (${TEST_DB_KIND})`, () => {
     expect(decide('student', members, params).status).toBe(403);
     expect(decide('custom role', { permissions: ['user.view'] }, params).status).toBe('allowed');
     expect(decide('student', { permissions: ['user.view'] }, params).status).toBe(403);
+  });
+
+  it('applies the grant rules: each grant × principal × target answers what core says', async () => {
+    const db = ctx.database.db;
+    const at = () => new Date(ctx.clock.now()).toISOString();
+    const COURSE_CONTEXT = { type: 'course', courseId: COURSE } as const;
+    const SEEDED: ContextAssignment = {
+      userId: '',
+      context: COURSE_CONTEXT,
+      roles: ['course-student'],
+      directPermissions: [],
+      assignedBy: 'matrix',
+      assignedAt: at(),
+      expiresAt: null,
+      isActive: true,
+    };
+    const SPARE: Role = { ...CUSTOM_ROLE, id: 'matrix-spare', permissions: ['grade.export'] };
+    const roleFields = (role: Role) => ({
+      displayName: role.displayName,
+      description: role.description,
+      inherits: role.inherits ?? 'student',
+      permissions: [...role.permissions],
+      priority: role.priority,
+    });
+    // What the revoke and remove cases take away.
+    for (const t of targets) {
+      await grantUserPermission(db, t.id, 'grade.export', null, at());
+      await upsertAssignment(db, { ...SEEDED, userId: t.id });
+    }
+    await insertCustomRole(db, SPARE.id, roleFields(SPARE), null, at());
+
+    type Target = { id: string; role: string };
+    interface Case {
+      route: string;
+      label: string;
+      /** Whom it acts on: a user (self, a student, an admin), or none (custom roles). */
+      onUsers: boolean;
+      url: (target: Target | null) => string;
+      payload?: object;
+      denial: (actor: AccessSubject, target: Target | null) => string | null;
+      status: number;
+      undo: (target: Target | null) => Promise<unknown>;
+    }
+    const user = (t: Target | null) => t as Target;
+    const opts = { now: ctx.clock.now() };
+    const withSpare = new RoleRegistry([CUSTOM_ROLE, ROLE_MANAGER, SPARE]);
+    const roleCase = (role: string): Case => ({
+      route: 'PUT /api/admin/users/:userId/role',
+      label: `role ${role}`,
+      onUsers: true,
+      url: (t) => `/api/admin/users/${user(t).id}/role`,
+      payload: { role },
+      denial: (a, t) => roleGrantDenial(a, t, role, registry, opts),
+      status: 200,
+      undo: (t) => setRole(db, user(t).id, user(t).role, at()),
+    });
+    const grantCase = (permission: PermissionId): Case => ({
+      route: 'POST /api/admin/users/:userId/permissions',
+      label: `direct permission ${permission}`,
+      onUsers: true,
+      url: (t) => `/api/admin/users/${user(t).id}/permissions`,
+      payload: { permission },
+      denial: (a, t) => permissionGrantDenial(a, t, permission, registry, opts),
+      status: 200,
+      undo: (t) => revokeUserPermission(db, user(t).id, permission),
+    });
+    const assignCase = (roles: ContextAssignment['roles'], direct: PermissionId[]): Case => ({
+      route: 'PUT /api/admin/users/:userId/assignments',
+      label: `assignment ${[...roles, ...direct].join('+')} in ${COURSE}`,
+      onUsers: true,
+      url: (t) => `/api/admin/users/${user(t).id}/assignments`,
+      payload: { context: COURSE_CONTEXT, roles, directPermissions: direct },
+      denial: (a, t) =>
+        assignmentReplaceDenial(
+          a,
+          t,
+          SEEDED,
+          { context: COURSE_CONTEXT, roles, directPermissions: direct },
+          registry,
+          opts,
+        ),
+      status: 200,
+      undo: (t) => upsertAssignment(db, { ...SEEDED, userId: user(t).id }),
+    });
+    const cases: Case[] = [
+      ...['admin', 'instructor', ROLE_MANAGER.id, CUSTOM_ROLE.id, 'student'].map(roleCase),
+      ...(['system.admin', 'user.view', 'wiki.create'] as const).map(grantCase),
+      {
+        route: 'DELETE /api/admin/users/:userId/permissions/:permission',
+        label: 'revoking grade.export',
+        onUsers: true,
+        url: (t) => `/api/admin/users/${user(t).id}/permissions/grade.export`,
+        denial: (a, t) => permissionRevokeDenial(a, t, 'grade.export', registry, opts),
+        status: 200,
+        undo: (t) => grantUserPermission(db, user(t).id, 'grade.export', null, at()),
+      },
+      assignCase(['course-assistant'], []),
+      assignCase(['course-student'], ['user.view']),
+      assignCase([], ['system.view']),
+      {
+        route: 'DELETE /api/admin/users/:userId/assignments/:contextKey',
+        label: `removing course-student in ${COURSE}`,
+        onUsers: true,
+        url: (t) => `/api/admin/users/${user(t).id}/assignments/course:${COURSE}`,
+        denial: (a, t) => assignmentRemoveDenial(a, t, SEEDED, registry, opts),
+        status: 200,
+        undo: (t) => upsertAssignment(db, { ...SEEDED, userId: user(t).id }),
+      },
+      ...[
+        ['user.view', 'user.manage_roles', 'system.admin'],
+        ['user.view', 'user.manage_roles', 'wiki.create'],
+      ].map((permissions): Case => ({
+        route: 'PUT /api/admin/roles/:roleId',
+        label: `editing role-manager to ${permissions.join(', ')}`,
+        onUsers: false,
+        url: () => `/api/admin/roles/${ROLE_MANAGER.id}`,
+        payload: { ...roleFields(ROLE_MANAGER), permissions },
+        denial: (a) =>
+          customRoleDenial(
+            a,
+            ROLE_MANAGER,
+            { id: ROLE_MANAGER.id, inherits: 'student', permissions },
+            registry,
+            opts,
+          ),
+        status: 200,
+        undo: () => updateCustomRole(db, ROLE_MANAGER.id, roleFields(ROLE_MANAGER), at()),
+      })),
+      ...[['user.view'], ['system.settings']].map((permissions): Case => ({
+        route: 'POST /api/admin/roles',
+        label: `creating a role with ${permissions.join(', ')}`,
+        onUsers: false,
+        url: () => '/api/admin/roles',
+        payload: { id: 'matrix-made', ...roleFields(CUSTOM_ROLE), permissions },
+        denial: (a) =>
+          customRoleDenial(
+            a,
+            null,
+            { id: 'matrix-made', inherits: 'student', permissions },
+            registry,
+            opts,
+          ),
+        status: 201,
+        undo: () => deleteCustomRole(db, 'matrix-made'),
+      })),
+      {
+        route: 'DELETE /api/admin/roles/:roleId',
+        label: 'deleting a role with grade.export',
+        onUsers: false,
+        url: () => `/api/admin/roles/${SPARE.id}`,
+        denial: (a) => customRoleDenial(a, SPARE, null, withSpare, opts),
+        status: 200,
+        undo: () => insertCustomRole(db, SPARE.id, roleFields(SPARE), null, at()),
+      },
+    ];
+
+    // Every route that hands out or takes away permissions has its cases.
+    const grantRoutes = [...ctx.app.routeAccess.entries()]
+      .filter(([key, access]) => {
+        if (key.startsWith('GET ') || key.startsWith('HEAD ') || access.public) return false;
+        const gives = key.includes('/api/admin/users/:userId/') || key.includes('/api/admin/roles');
+        return gives && (access.permissions ?? []).includes('user.manage_roles');
+      })
+      .map(([key]) => key);
+    expect(grantRoutes.length).toBeGreaterThanOrEqual(8);
+    expect([...new Set(cases.map((c) => c.route))].sort()).toEqual([...grantRoutes].sort());
+
+    const failures: string[] = [];
+    let allowed = 0;
+    let refusedByRule = 0;
+    let requests = 0;
+    for (const principal of principals) {
+      if (!principal.userId || !principal.subject) continue;
+      const self: Target = { id: principal.userId, role: principal.subject.role };
+      for (const c of cases) {
+        const access = ctx.app.routeAccess.get(c.route) as RouteAccess;
+        const whom: { name: string; target: Target | null }[] = c.onUsers
+          ? [
+              { name: 'themselves', target: self },
+              ...targets.map((t) => ({ name: t.name, target: t })),
+            ]
+          : [{ name: '-', target: null }];
+        for (const { name, target } of whom) {
+          const { token } = await createSession(db, {
+            userId: principal.userId,
+            method: 'local',
+            now: new Date(ctx.clock.now()),
+            lifetimeMs: HOUR,
+            ipAddress: '127.0.0.1',
+            userAgent: 'matrix',
+          });
+          const [method] = c.route.split(' ') as [string];
+          const response = await ctx.app.inject({
+            method: method as 'GET',
+            url: c.url(target),
+            headers: { authorization: `Bearer ${token}` },
+            remoteAddress: `10.8.${principals.indexOf(principal)}.${(requests += 1) % 250}`,
+            ...(c.payload ? { payload: c.payload } : {}),
+          });
+          const gate = expectedOutcome(
+            access,
+            principal,
+            { ...params, userId: target?.id ?? params.userId!, roleId: 'x' },
+            registry,
+            ctx.clock.now(),
+          );
+          const reason = gate.status === 403 ? gate.reason : c.denial(principal.subject, target);
+          const label = `${c.label} for ${name} as ${principal.name}`;
+          const body = response.json() as { code?: string; message?: string };
+          if (reason === null) {
+            allowed += 1;
+            if (response.statusCode !== c.status) {
+              failures.push(
+                `${label}: expected ${c.status}, got ${response.statusCode} ${response.body}`,
+              );
+            }
+            if (response.statusCode < 300) await c.undo(target);
+          } else {
+            if (gate.status !== 403) refusedByRule += 1;
+            if (
+              response.statusCode !== 403 ||
+              body.code !== 'FORBIDDEN' ||
+              body.message !== reason
+            ) {
+              failures.push(
+                `${label}: expected 403 "${reason}", got ${response.statusCode} ${response.body}`,
+              );
+              if (response.statusCode < 300) await c.undo(target);
+            }
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    // Both sides were exercised, and the rules (not only the route check) refused some.
+    expect(allowed).toBeGreaterThan(10);
+    expect(refusedByRule).toBeGreaterThan(20);
   });
 });
 

@@ -2,16 +2,22 @@
  * Admin API for roles: the system roles (read-only) and custom roles (create, edit, delete), each
  * with every permission it grants and how many users hold it. A custom role builds on student,
  * instructor or another custom role; it never replaces or edits a system role.
+ *
+ * A custom role is a grant to everyone who holds it, so the grant rules of core/access apply: a
+ * non-admin holding `user.manage_roles` defines only roles they could give (permissions they
+ * hold system-wide, never `system.*`), and never changes a role they hold themselves.
  */
 import {
   AppError,
   CustomRoleCreateSchema,
   CustomRoleUpdateSchema,
+  customRoleDenial,
   isAdminRole,
+  RoleRegistry,
   RoleListSchema,
   RoleWithUsageSchema,
+  type AccessSubject,
   type Role,
-  type RoleRegistry,
 } from '@learning-hub/core';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -22,6 +28,7 @@ import {
   findCustomRole,
   findRolesInheriting,
   insertCustomRole,
+  lockCustomRole,
   recordAccessAudit,
   updateCustomRole,
   type CustomRoleFields,
@@ -53,6 +60,37 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
       return `A role cannot inherit from itself, directly or through ${inherits}`;
     }
     return null;
+  }
+
+  /** The signed-in user's permissions as loaded for this request's check. */
+  function actorSubject(request: FastifyRequest): AccessSubject {
+    const user = request.auth?.user;
+    if (!user) throw new AppError('UNAUTHENTICATED', 'User not authenticated');
+    return (
+      app.access.engine.subjectOf(user.id) ?? {
+        id: user.id,
+        role: user.role,
+        isSuperAdmin: user.isSuperAdmin,
+      }
+    );
+  }
+
+  /** Refuses with 403 when the grant rules refuse the change. */
+  function refuseUnlessGrantable(
+    request: FastifyRequest,
+    before: Role | null,
+    after: { id: string; inherits: string; permissions: readonly string[] } | null,
+    roles: RoleRegistry,
+  ) {
+    // Judge `before` as stored under the lock, not as this instance last loaded it.
+    const registry = before
+      ? new RoleRegistry([
+          ...roles.all().filter((r) => !r.isSystemRole && r.id !== before.id),
+          before,
+        ])
+      : roles;
+    const reason = customRoleDenial(actorSubject(request), before, after, registry, { now: now() });
+    if (reason) throw new AppError('FORBIDDEN', reason);
   }
 
   const audit = (
@@ -97,6 +135,7 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         throw new AppError('CONFLICT', `A role with the id "${id}" already exists`);
       const problem = inheritanceProblem(roles, id, fields.inherits);
       if (problem) throw new AppError('VALIDATION_ERROR', problem);
+      refuseUnlessGrantable(request, null, { id, ...fields }, roles);
       await db.transaction().execute(async (trx) => {
         await insertCustomRole(
           trx,
@@ -135,14 +174,17 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
       const problem = inheritanceProblem(roles, roleId, request.body.inherits);
       if (problem) throw new AppError('VALIDATION_ERROR', problem);
       await db.transaction().execute(async (trx) => {
+        const locked = await lockCustomRole(trx, roleId);
+        if (!locked) throw new AppError('NOT_FOUND', 'Role not found');
+        refuseUnlessGrantable(request, locked, { id: roleId, ...request.body }, roles);
         await updateCustomRole(trx, roleId, request.body as CustomRoleFields, iso());
         await audit(trx, request, 'custom_role.update', roleId, {
           before: {
-            displayName: stored.displayName,
-            description: stored.description,
-            inherits: stored.inherits,
-            permissions: stored.permissions,
-            priority: stored.priority,
+            displayName: locked.displayName,
+            description: locked.description,
+            inherits: locked.inherits,
+            permissions: locked.permissions,
+            priority: locked.priority,
           },
           after: { ...request.body },
         });
@@ -179,6 +221,9 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         throw new AppError('CONFLICT', `Roles inherit from this one: ${children.join(', ')}`);
       }
       await db.transaction().execute(async (trx) => {
+        const locked = await lockCustomRole(trx, roleId);
+        if (!locked) throw new AppError('NOT_FOUND', 'Role not found');
+        refuseUnlessGrantable(request, locked, null, roles);
         await deleteCustomRole(trx, roleId);
         await audit(trx, request, 'custom_role.delete', roleId, {
           displayName: stored.displayName,

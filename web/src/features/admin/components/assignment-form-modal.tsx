@@ -1,4 +1,5 @@
 import {
+  ALL_PERMISSION_IDS,
   CONTEXT_ROLE_IDS,
   CONTEXT_ROLES,
   contextKey,
@@ -33,6 +34,7 @@ import { errorMessage, notifySuccess } from '../utils/notify';
 import { permissionOptions } from '../utils/permissions';
 import { CourseSelect } from './course-select';
 import { PermissionOptionRow } from './permission-option';
+import type { GrantRules } from './use-grant-rules';
 
 type PickableType = 'course' | 'department' | 'custom';
 
@@ -51,6 +53,18 @@ interface AssignmentValues {
 export const EXPIRY_IN_PAST = 'The expiry must be in the future';
 export const NOTHING_GIVEN = 'Give at least one role or permission';
 const CUSTOM_PART = /^[\w.-]+$/;
+
+/** A context of the type with no id yet: what may be given anywhere of that type. */
+function anyOf(type: PickableType): AccessContext {
+  switch (type) {
+    case 'course':
+      return { type, courseId: '' };
+    case 'department':
+      return { type, departmentId: '' };
+    case 'custom':
+      return { type, contextType: '', contextId: '' };
+  }
+}
 
 /** Context roles that can be held in a context type (none in a custom context). */
 export function rolesFor(type: AccessContext['type']): ContextRoleId[] {
@@ -93,6 +107,8 @@ export interface AssignmentFormModalProps {
   initial: AssignmentView | null;
   /** The user's assignments, to say when saving replaces one. */
   existing: readonly AssignmentView[];
+  /** What the signed-in user may give this user (core's grant rules). */
+  rules: GrantRules;
 }
 
 /** Creates or replaces the user's assignment for one context (PUT …/assignments). */
@@ -123,6 +139,7 @@ function AssignmentForm({
   onClose,
   initial,
   existing,
+  rules,
 }: AssignmentFormModalProps) {
   const save = useSaveAssignment(userId);
   const departments = useDepartments();
@@ -151,6 +168,19 @@ function AssignmentForm({
         }
       }
       if (values.roles.length + values.directPermissions.length === 0) errors.roles = NOTHING_GIVEN;
+      const target = fixedContext ?? contextOf(values);
+      if (target && !errors.roles) {
+        const previous =
+          initial ??
+          existing.find((a) => !a.derived && a.contextKey === contextKey(target)) ??
+          null;
+        const refused = rules.replaceDenial(previous, {
+          context: target,
+          roles: values.roles,
+          directPermissions: values.directPermissions,
+        });
+        if (refused) errors.roles = refused;
+      }
       if (values.expiresAt) {
         const at = fromLocalInput(values.expiresAt);
         if (!at) errors.expiresAt = 'Enter a date and time';
@@ -190,7 +220,14 @@ function AssignmentForm({
     }
   };
 
-  const roleChoices = rolesFor(type);
+  // Only what the signed-in user may give here (before a context is picked: of its type anywhere).
+  const where = context ?? anyOf(type as PickableType);
+  const givableRoles = rules.contextRoles(where);
+  const givable = rules.contextPermissions(where);
+  const roleChoices = rolesFor(type).filter((id) => givableRoles.has(id));
+  const notGivable = ALL_PERMISSION_IDS.filter(
+    (p) => !givable.has(p) && !values.directPermissions.includes(p),
+  );
 
   return (
     <form onSubmit={form.onSubmit((v) => void submit(v))} noValidate>
@@ -293,7 +330,9 @@ function AssignmentForm({
           </Checkbox.Group>
         ) : (
           <Text size="sm" c="dimmed">
-            Context roles are held in a course or a department; give permissions directly here.
+            {rolesFor(type).length > 0
+              ? `You cannot give any ${type} role here; give permissions directly.`
+              : 'Context roles are held in a course or a department; give permissions directly here.'}
             {form.errors.roles ? ` ${form.errors.roles}.` : ''}
           </Text>
         )}
@@ -302,7 +341,7 @@ function AssignmentForm({
           placeholder="Search the catalogue"
           searchable
           clearable
-          data={permissionOptions()}
+          data={permissionOptions({ exclude: notGivable })}
           renderOption={({ option }) => <PermissionOptionRow option={option} />}
           maxDropdownHeight={280}
           nothingFoundMessage="No such permission"

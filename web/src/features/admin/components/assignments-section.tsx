@@ -20,6 +20,7 @@ import { errorMessage, notifyError, notifySuccess } from '../utils/notify';
 import { contextRoleName } from '../utils/roles';
 import { AssignmentFormModal } from './assignment-form-modal';
 import { ConfirmModal } from './confirm-modal';
+import { useGrantRules } from './use-grant-rules';
 
 type Editing = { kind: 'new' } | { kind: 'edit'; assignment: AssignmentView } | null;
 
@@ -44,8 +45,13 @@ export function AssignmentStatus({ assignment }: { assignment: AssignmentView })
   );
 }
 
-/** The user's context assignments: list, assign (create or replace), edit and remove. */
+/**
+ * The user's context assignments: list, assign (create or replace), edit and remove; only what
+ * the signed-in user may give or take away is offered (core's grant rules).
+ */
 export function AssignmentsSection({ user }: { user: AdminUser }) {
+  const rules = useGrantRules(user);
+  const locked = rules.ready ? rules.assignments : null;
   const assignments = useAssignments(user.id);
   const remove = useRemoveAssignment(user.id);
   const [editing, setEditing] = useState<Editing>(null);
@@ -74,17 +80,20 @@ export function AssignmentsSection({ user }: { user: AdminUser }) {
           <Title order={3} size="h4" id="assignments-heading">
             Context assignments
           </Title>
-          <Button
-            leftSection={<IconPlus size={16} aria-hidden="true" />}
-            onClick={() => setEditing({ kind: 'new' })}
-          >
-            Assign
-          </Button>
+          {rules.ready && !locked && (
+            <Button
+              leftSection={<IconPlus size={16} aria-hidden="true" />}
+              onClick={() => setEditing({ kind: 'new' })}
+            >
+              Assign
+            </Button>
+          )}
         </Group>
         <Text size="sm" c="dimmed">
           Roles and permissions held only in one course, department or other context. A new
           assignment for the same context replaces the old one.
         </Text>
+        {locked && <Text size="sm">{`You cannot change these assignments: ${locked}.`}</Text>}
         {assignments.isPending && <Loader size="sm" aria-label="Loading assignments" />}
         {assignments.isError && <Alert color="red">{errorMessage(assignments.error)}</Alert>}
         {assignments.data && assignments.data.length === 0 && (
@@ -145,6 +154,10 @@ export function AssignmentsSection({ user }: { user: AdminUser }) {
                         <Text size="xs" c="dimmed">
                           From the user&apos;s department
                         </Text>
+                      ) : !rules.ready || locked ? null : rules.removeDenial(a) ? (
+                        <Text size="xs" c="dimmed">
+                          {rules.removeDenial(a)}
+                        </Text>
                       ) : (
                         <Group gap="xs" wrap="nowrap" justify="flex-end">
                           <Button
@@ -181,6 +194,7 @@ export function AssignmentsSection({ user }: { user: AdminUser }) {
         onClose={() => setEditing(null)}
         initial={editing?.kind === 'edit' ? editing.assignment : null}
         existing={assignments.data ?? []}
+        rules={rules}
       />
       <ConfirmModal
         opened={removing !== null}

@@ -1,4 +1,4 @@
-import type { AdminUser } from '@learning-hub/core';
+import { ALL_PERMISSION_IDS, type AdminUser } from '@learning-hub/core';
 import {
   Button,
   Group,
@@ -16,14 +16,21 @@ import { notifyError, notifySuccess } from '../utils/notify';
 import { permissionDescription, permissionOptions } from '../utils/permissions';
 import { ConfirmModal } from './confirm-modal';
 import { PermissionOptionRow } from './permission-option';
+import { useGrantRules } from './use-grant-rules';
 
-/** Permissions granted to the user directly, everywhere: revoke (confirmed) and grant. */
+/**
+ * Permissions granted to the user directly, everywhere: revoke (confirmed) and grant. Only what
+ * the signed-in user may give or take away is offered (core's grant rules).
+ */
 export function DirectPermissionsSection({ user }: { user: AdminUser }) {
+  const rules = useGrantRules(user);
   const grant = useGrantPermission(user.id);
   const revoke = useRevokePermission(user.id);
   const [adding, setAdding] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<string | null>(null);
   const held = user.directPermissions;
+  const locked = rules.ready ? rules.permissions : null;
+  const notOffered = ALL_PERMISSION_IDS.filter((p) => !rules.grantable.has(p));
 
   const add = async () => {
     if (!adding) return;
@@ -57,6 +64,7 @@ export function DirectPermissionsSection({ user }: { user: AdminUser }) {
         <Text size="sm" c="dimmed">
           Granted to this user everywhere, on top of their role.
         </Text>
+        {locked && <Text size="sm">{`You cannot change these permissions: ${locked}.`}</Text>}
         {held.length === 0 ? (
           <Text size="sm">No direct permissions.</Text>
         ) : (
@@ -80,38 +88,38 @@ export function DirectPermissionsSection({ user }: { user: AdminUser }) {
                   </Table.Td>
                   <Table.Td>{permissionDescription(permission)}</Table.Td>
                   <Table.Td ta="right">
-                    <Button
-                      size="xs"
-                      variant="default"
-                      aria-label={`Revoke ${permission}`}
-                      onClick={() => setRevoking(permission)}
-                    >
-                      Revoke
-                    </Button>
+                    <RevokeCell
+                      permission={permission}
+                      denial={locked ? null : rules.revokeDenial(permission)}
+                      hidden={!rules.ready || locked !== null}
+                      onRevoke={() => setRevoking(permission)}
+                    />
                   </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
         )}
-        <Group align="flex-end" gap="sm" wrap="wrap">
-          <Select
-            label="Add a permission"
-            placeholder="Search the catalogue"
-            searchable
-            clearable
-            data={permissionOptions({ exclude: held })}
-            renderOption={({ option }) => <PermissionOptionRow option={option} />}
-            value={adding}
-            onChange={setAdding}
-            nothingFoundMessage="No such permission"
-            maxDropdownHeight={320}
-            w={320}
-          />
-          <Button disabled={!adding} loading={grant.isPending} onClick={() => void add()}>
-            Grant
-          </Button>
-        </Group>
+        {rules.ready && !locked && (
+          <Group align="flex-end" gap="sm" wrap="wrap">
+            <Select
+              label="Add a permission"
+              placeholder="Search the catalogue"
+              searchable
+              clearable
+              data={permissionOptions({ exclude: [...held, ...notOffered] })}
+              renderOption={({ option }) => <PermissionOptionRow option={option} />}
+              value={adding}
+              onChange={setAdding}
+              nothingFoundMessage="No such permission"
+              maxDropdownHeight={320}
+              w={320}
+            />
+            <Button disabled={!adding} loading={grant.isPending} onClick={() => void add()}>
+              Grant
+            </Button>
+          </Group>
+        )}
       </Stack>
       <ConfirmModal
         opened={revoking !== null}
@@ -125,5 +133,32 @@ export function DirectPermissionsSection({ user }: { user: AdminUser }) {
         {`${user.username} will no longer hold ${revoking ?? ''} directly. Their role and context assignments are not changed.`}
       </ConfirmModal>
     </Paper>
+  );
+}
+
+/** Revoke, or why the signed-in user may not take this permission away. */
+function RevokeCell({
+  permission,
+  denial,
+  hidden,
+  onRevoke,
+}: {
+  permission: string;
+  denial: string | null;
+  hidden: boolean;
+  onRevoke(): void;
+}) {
+  if (hidden) return null;
+  if (denial) {
+    return (
+      <Text size="xs" c="dimmed">
+        {denial}
+      </Text>
+    );
+  }
+  return (
+    <Button size="xs" variant="default" aria-label={`Revoke ${permission}`} onClick={onRevoke}>
+      Revoke
+    </Button>
   );
 }

@@ -7,10 +7,16 @@ import { useSetRole } from '../api/users-api';
 import { notifyError, notifySuccess } from '../utils/notify';
 import { roleName, roleOptions } from '../utils/roles';
 import { ConfirmModal } from './confirm-modal';
+import { useGrantRules } from './use-grant-rules';
 
-/** The user's system or custom role; changes that involve admin are confirmed first. */
-export function RoleSection({ user, isSelf }: { user: AdminUser; isSelf: boolean }) {
+/**
+ * The user's system or custom role; changes that involve admin are confirmed first. Only the
+ * roles the signed-in user may give are offered (core's grant rules); when none can be, the
+ * select is locked and says why.
+ */
+export function RoleSection({ user }: { user: AdminUser }) {
   const roles = useRoles();
+  const rules = useGrantRules(user);
   const setRole = useSetRole(user.id);
   const [choice, setChoice] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -34,7 +40,9 @@ export function RoleSection({ user, isSelf }: { user: AdminUser; isSelf: boolean
   const involvesAdmin = isAdminRole(user.role) || isAdminRole(selected);
   const warning = isAdminRole(selected)
     ? `${name} will become an administrator: every permission, and access to Admin Settings.`
-    : `${name} will no longer be an administrator${isSelf ? ': you will lose access to Admin Settings' : ''}.`;
+    : `${name} will no longer be an administrator.`;
+  const offered = roles.data?.filter((r) => r.id === user.role || rules.roles.has(r.id));
+  const locked = rules.ready ? rules.roleChange : null;
 
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="role-heading">
@@ -45,11 +53,12 @@ export function RoleSection({ user, isSelf }: { user: AdminUser; isSelf: boolean
         <Group align="flex-end" gap="sm" wrap="wrap">
           <Select
             label="Role"
-            data={roleOptions(roles.data)}
+            data={roleOptions(offered)}
             value={selected}
             onChange={(value) => setChoice(value)}
             allowDeselect={false}
-            disabled={roles.isPending}
+            disabled={!rules.ready || locked !== null}
+            aria-describedby={locked ? 'role-locked' : undefined}
             w={280}
           />
           <Button
@@ -65,6 +74,11 @@ export function RoleSection({ user, isSelf }: { user: AdminUser; isSelf: boolean
             </Button>
           )}
         </Group>
+        {locked && (
+          <Text size="sm" id="role-locked">
+            {`You cannot change this role: ${locked}.`}
+          </Text>
+        )}
         {selectedRole && (
           <Text size="sm" c="dimmed">
             {selectedRole.description} {selectedRole.allPermissions.length} permissions.

@@ -17,6 +17,10 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<AccessAuditAction, string>> = 
   'auth_provider.create': 'Sign-in provider created',
   'auth_provider.update': 'Sign-in provider updated',
   'auth_provider.delete': 'Sign-in provider deleted',
+  'user.create': 'User created',
+  'user.update': 'User details changed',
+  'user.deactivate': 'User deactivated',
+  'user.reactivate': 'User reactivated',
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -82,6 +86,21 @@ export function auditDetailLines(entry: AccessAuditEntry): string[] {
       ];
     case 'auth_provider.delete':
       return [show(d.provider)];
+    case 'user.create':
+      return [
+        `${show(d.firstname)} ${show(d.lastname)}; role ${show(d.role)}; department ${show(d.department)}${
+          d.oneTimePassword === true ? '; one-time password' : ''
+        }`,
+      ];
+    case 'user.update': {
+      const before = isRecord(d.before) ? d.before : {};
+      const after = isRecord(d.after) ? d.after : {};
+      return Object.keys(after).map((key) => `${key}: ${show(before[key])} → ${show(after[key])}`);
+    }
+    case 'user.deactivate':
+      return [`Ended ${show(d.endedSessions)} session(s)`];
+    case 'user.reactivate':
+      return [];
     default:
       return Object.keys(d).length > 0 ? [JSON.stringify(d)] : [];
   }
