@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { CONTEXT_ROLE_IDS, CUSTOM_ROLE_ID_PATTERN } from '../access';
 import { LDAP_DEFAULT_PORT, LDAP_DEFAULT_USER_ATTRIBUTE } from '../constants';
 import { CredentialsSchema, LoginSuccessSchema, PublicUserSchema } from './auth';
-import { storableText } from './common';
+import { identityCharacters, identityText } from './common';
 
 export const PROVIDER_METHODS = ['ldap', 'moodle', 'sso'] as const;
 export type ProviderMethod = (typeof PROVIDER_METHODS)[number];
@@ -132,7 +132,7 @@ export const ProviderInputSchema = z.discriminatedUnion('method', [
   z.strictObject({
     method: z.literal('ldap'),
     id: ProviderIdSchema,
-    label: z.string().trim().min(1).pipe(storableText(80, 'Label')),
+    label: identityText('Label', { max: 80 }),
     enabled: z.boolean().default(true),
     settings: LdapSettingsSchema,
     secrets: z.strictObject({ bindPassword: z.string().max(1000).optional() }).default({}),
@@ -140,7 +140,7 @@ export const ProviderInputSchema = z.discriminatedUnion('method', [
   z.strictObject({
     method: z.literal('moodle'),
     id: ProviderIdSchema,
-    label: z.string().trim().min(1).pipe(storableText(80, 'Label')),
+    label: identityText('Label', { max: 80 }),
     enabled: z.boolean().default(true),
     settings: MoodleSettingsSchema,
     secrets: z.strictObject({}).default({}),
@@ -148,7 +148,7 @@ export const ProviderInputSchema = z.discriminatedUnion('method', [
   z.strictObject({
     method: z.literal('sso'),
     id: ProviderIdSchema,
-    label: z.string().trim().min(1).pipe(storableText(80, 'Label')),
+    label: identityText('Label', { max: 80 }),
     enabled: z.boolean().default(true),
     settings: SsoSettingsSchema,
     secrets: z.strictObject({ clientSecret: z.string().max(1000).optional() }).default({}),
@@ -280,7 +280,7 @@ export type SignInTestResult = z.infer<typeof SignInTestResultSchema>;
 
 export const SignInTestRequestSchema = z.strictObject({
   provider: z.string().min(1).max(40),
-  username: z.string().min(1).pipe(storableText(256, 'Username')),
+  username: z.string().min(1).max(256).pipe(identityCharacters('Username')),
   password: z.string().max(4096),
 });
 

@@ -3,9 +3,11 @@
  * validation and the web client's fetchers and forms.
  */
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../constants';
 import { AccessSnapshotSchema } from './access';
-import { storableText } from './common';
+import { identityCharacters, personName, storableText } from './common';
+
+/** The rules for new passwords, shared by the forms and the server. */
+export * from './password-policy';
 
 /** Authentication methods (spec §4). */
 export const AUTH_METHODS = ['disabled', 'local', 'ldap', 'moodle', 'sso'] as const;
@@ -21,8 +23,11 @@ export const CredentialsSchema = z.object({
     })
     .min(1, 'Username is required')
     .max(256, 'Username is too long')
-    .pipe(storableText(256, 'Username')),
-  /** Verified exactly as typed: never trimmed or normalised. */
+    .pipe(identityCharacters('Username')),
+  /**
+   * Not trimmed; the server compares its Unicode compatibility form (NFKC), as it hashes new
+   * passwords (server/src/auth/passwords.ts).
+   */
   password: z
     .string({
       error: (i) => (i.input === undefined ? 'Password is required' : 'Password must be text'),
@@ -64,6 +69,15 @@ export const PublicUserSchema = z.object({
 });
 export type PublicUser = z.infer<typeof PublicUserSchema>;
 
+/** Failed sign-in attempts at an account since its previous successful sign-in. */
+export const FailedAttemptsSchema = z.object({
+  /** How many attempts failed (wrong password, or refused while throttled). */
+  count: z.number().int().positive(),
+  /** ISO 8601 instant of the last of them. */
+  lastAt: z.string(),
+});
+export type FailedAttempts = z.infer<typeof FailedAttemptsSchema>;
+
 /** Successful sign-in (spec §7: success, user, token). */
 export const LoginSuccessSchema = z.object({
   success: z.literal(true),
@@ -72,6 +86,11 @@ export const LoginSuccessSchema = z.object({
   token: z.string(),
   /** ISO 8601 instant the session ends. */
   expiresAt: z.string(),
+  /**
+   * Present when attempts to sign in to this account failed since its previous successful
+   * sign-in (as the server recorded them): the owner is told at once.
+   */
+  failedAttempts: FailedAttemptsSchema.optional(),
 });
 export type LoginSuccess = z.infer<typeof LoginSuccessSchema>;
 
@@ -116,18 +135,9 @@ export type AuthLogEvent = z.infer<typeof AuthLogEventSchema>;
 /** Profile update: the fields a user may change on their own profile. */
 export const ProfileUpdateSchema = z
   .strictObject({
-    firstname: z
-      .string()
-      .trim()
-      .min(1, 'First name is required')
-      .pipe(storableText(100, 'First name'))
-      .optional(),
-    lastname: z
-      .string()
-      .trim()
-      .min(1, 'Last name is required')
-      .pipe(storableText(100, 'Last name'))
-      .optional(),
+    /** Names: no control or bidirectional characters, stored in NFC (see `personName`). */
+    firstname: personName('First name').optional(),
+    lastname: personName('Last name').optional(),
     /** A new address, or null to remove it. */
     email: z.email('Enter a valid email address').max(254).nullable().optional(),
   })
@@ -191,18 +201,3 @@ export const AuthConfigSchema = z.object({
   }),
 });
 export type AuthConfig = z.infer<typeof AuthConfigSchema>;
-
-/**
- * Length rule of a new password (counted in Unicode code points, no composition rules), shared by
- * the form and the server; the server adds the common-password and username rules.
- */
-export function passwordLengthProblem(password: string): string | null {
-  const length = [...password].length;
-  if (length < PASSWORD_MIN_LENGTH) {
-    return `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`;
-  }
-  if (length > PASSWORD_MAX_LENGTH) {
-    return `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`;
-  }
-  return null;
-}

@@ -7,6 +7,10 @@
  */
 import {
   contextKey,
+  DEPARTMENT_NAME_MAX,
+  hasLoneSurrogate,
+  identityTextProblem,
+  sanitiseIdentityText,
   type AccessContext,
   type ContextRoleId,
   type ContextRule,
@@ -103,6 +107,43 @@ export function mapAccess(
   };
 }
 
+/** Why a directory's, Moodle's or an identity provider's account cannot be signed in with here. */
+export const UNACCEPTABLE_USERNAME =
+  'The username your sign-in service gave for this account contains characters Learning Hub cannot accept (control or text-direction characters). Contact an administrator.';
+
+/** Longest first or last name and email address kept from a provider. */
+const NAME_MAX = 100;
+const EMAIL_MAX = 254;
+
+/**
+ * An identity as it may be stored and shown. The provider owns these values, so names, email and
+ * department are cleaned rather than refused (control and bidirectional characters and broken
+ * surrogates dropped, NFC, cut to length: the person can still sign in, and "\u202egnp.exe"
+ * shows as "gnp.exe", not "exe.png"). The username and the provider's id are identifiers: changing
+ * them could make one account another's, so one holding such characters is refused with a clear
+ * message instead, never a server error.
+ */
+export function cleanIdentity(identity: Identity): Identity {
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  const unstorable = (v: string) => /[\u0000-\u001f\u007f-\u009f]/.test(v) || hasLoneSurrogate(v);
+  if (identityTextProblem(identity.username, 'Username') || unstorable(identity.externalId)) {
+    throw new ProviderFailure('forbidden', UNACCEPTABLE_USERNAME);
+  }
+  const email = identity.email === null ? null : sanitiseIdentityText(identity.email, EMAIL_MAX);
+  const department =
+    identity.department === null
+      ? null
+      : sanitiseIdentityText(identity.department, DEPARTMENT_NAME_MAX);
+  return {
+    ...identity,
+    username: identity.username.normalize('NFC'),
+    firstname: sanitiseIdentityText(identity.firstname, NAME_MAX),
+    lastname: sanitiseIdentityText(identity.lastname, NAME_MAX),
+    email: email || null,
+    department: department || null,
+  };
+}
+
 export interface AppliedIdentity {
   user: UserRecord;
   created: boolean;
@@ -122,6 +163,7 @@ export async function applyIdentity(
   at: string,
   options: { dryRun?: boolean } = {},
 ): Promise<AppliedIdentity> {
+  identity = cleanIdentity(identity);
   const source = `${identity.method}:${identity.providerId}`;
   const existing =
     (await findUserByExternalId(db, identity.method, identity.providerId, identity.externalId)) ??

@@ -303,6 +303,69 @@ export async function setActive(
     .execute();
 }
 
+/**
+ * Switches an account on or off, only when it is not already so (false: nothing changed). A
+ * deactivation ends no sessions by itself: the account-management domain does that alongside.
+ */
+export async function setActiveIf(
+  db: Db,
+  userId: string,
+  isActive: boolean,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ is_active: isActive ? 1 : 0, updated_at: now })
+    .where('id', '=', userId)
+    .where('is_active', '=', isActive ? 0 : 1)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Locks the rows of the active admins for the rest of the transaction and returns their ids.
+ * Changes that could leave no active admin take this lock first, so they run one after the
+ * other: on PostgreSQL the row locks make a concurrent one wait and then see this one's outcome;
+ * SQLite runs write transactions one at a time anyway. (The no-op update is the portable lock:
+ * SQLite has no SELECT … FOR UPDATE.)
+ */
+export async function lockActiveAdmins(db: Db): Promise<string[]> {
+  const rows = await db
+    .updateTable('users')
+    .set({ updated_at: sql`updated_at` })
+    .where('role', 'in', ['admin', 'super_admin'])
+    .where('is_active', '=', 1)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Changes names, email and department; a new department changes the user's permissions too. */
+export async function updateAccountFields(
+  db: Db,
+  userId: string,
+  changes: {
+    firstname?: string;
+    lastname?: string;
+    email?: string | null;
+    departmentId?: string | null;
+  },
+  now: string,
+): Promise<void> {
+  const { departmentId, ...names } = changes;
+  await db
+    .updateTable('users')
+    .set({
+      ...names,
+      ...(departmentId !== undefined
+        ? { department_id: departmentId, access_version: sql`access_version + 1` }
+        : {}),
+      updated_at: now,
+    })
+    .where('id', '=', userId)
+    .execute();
+}
+
 export async function setLastLogin(db: Db, userId: string, at: string): Promise<void> {
   await db.updateTable('users').set({ last_login: at }).where('id', '=', userId).execute();
 }

@@ -1,8 +1,9 @@
-import { passwordLengthProblem } from '@learning-hub/core';
+import { passwordRuleProblem, type PasswordOwner } from '@learning-hub/core';
 import { Alert, Button, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { PasswordStrength } from '../../../components/password-strength';
 import { useAuth } from '../../../lib/auth/auth-context';
 
 interface PasswordValues {
@@ -13,21 +14,52 @@ interface PasswordValues {
 
 export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
 
-/** Current, new and confirmation; the server's reason appears beside the field it concerns. */
+/**
+ * Current, new and confirmation. The new password is checked against the same rules as the
+ * server's (core's `passwordRuleProblem`: length, control characters, only spaces, repeats,
+ * sequences, the username and names) and a strength meter advises; the server remains the
+ * authority, and its reason appears beside the field it concerns.
+ */
 export function ChangePasswordForm({ onChanged }: { onChanged?: () => void }) {
   const auth = useAuth();
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const [newPassword, setNewPassword] = useState('');
+  const [currentPassword, setCurrentPassword] = useState('');
+  const owner: PasswordOwner = useMemo(
+    () => ({
+      username: auth.user?.username ?? '',
+      firstname: auth.user?.firstname ?? null,
+      lastname: auth.user?.lastname ?? null,
+      email: auth.user?.email ?? null,
+    }),
+    [auth.user],
+  );
+  const userInputs = useMemo(
+    () =>
+      [owner.username, owner.firstname, owner.lastname, owner.email].filter(Boolean) as string[],
+    [owner],
+  );
   const form = useForm<PasswordValues>({
     mode: 'uncontrolled',
     initialValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
     validate: {
       currentPassword: (value) => (value ? null : 'Current password is required'),
-      newPassword: (value) => (value ? passwordLengthProblem(value) : 'New password is required'),
+      newPassword: (value, values) =>
+        value
+          ? passwordRuleProblem(value, owner, { currentPassword: values.currentPassword })
+          : 'New password is required',
       confirmPassword: (value, values) =>
         value === values.newPassword ? null : PASSWORDS_DO_NOT_MATCH,
     },
   });
+  form.watch('newPassword', ({ value }) => setNewPassword(value));
+  form.watch('currentPassword', ({ value }) => setCurrentPassword(value));
+  const problem = newPassword
+    ? passwordRuleProblem(newPassword, owner, {
+        ...(currentPassword ? { currentPassword } : {}),
+      })
+    : null;
 
   const submit = async (values: PasswordValues) => {
     setSaving(true);
@@ -78,13 +110,22 @@ export function ChangePasswordForm({ onChanged }: { onChanged?: () => void }) {
             key={form.key('currentPassword')}
             {...form.getInputProps('currentPassword')}
           />
-          <PasswordInput
-            label="New password"
-            autoComplete="new-password"
-            withAsterisk
-            key={form.key('newPassword')}
-            {...form.getInputProps('newPassword')}
-          />
+          <Stack gap={6}>
+            <PasswordInput
+              label="New password"
+              description="At least 8 characters. A few unrelated words make a strong passphrase."
+              autoComplete="new-password"
+              withAsterisk
+              key={form.key('newPassword')}
+              {...form.getInputProps('newPassword')}
+            />
+            <PasswordStrength
+              password={newPassword}
+              userInputs={userInputs}
+              problem={problem}
+              showProblem={!form.errors.newPassword}
+            />
+          </Stack>
           <PasswordInput
             label="Confirm new password"
             autoComplete="new-password"

@@ -2,6 +2,7 @@ import {
   ProfileUpdateSchema,
   SYSTEM_ROLES,
   isSystemRoleId,
+  type AccountField,
   type ProfileUpdate,
   type PublicUser,
 } from '@learning-hub/core';
@@ -10,6 +11,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useAuth } from '../../../lib/auth/auth-context';
+import { useProfileSource } from '../api/profile-api';
 
 interface ProfileValues {
   firstname: string;
@@ -21,11 +23,16 @@ function valuesOf(user: PublicUser): ProfileValues {
   return { firstname: user.firstname, lastname: user.lastname, email: user.email ?? '' };
 }
 
-/** The fields that differ from the user's current profile. */
-export function profileChanges(user: PublicUser, values: ProfileValues): Partial<ProfileValues> {
+/** The fields that differ from the user's current profile (never those its provider owns). */
+export function profileChanges(
+  user: PublicUser,
+  values: ProfileValues,
+  providerOwned: readonly AccountField[] = [],
+): Partial<ProfileValues> {
   const current = valuesOf(user);
   const changes: Partial<ProfileValues> = {};
   for (const key of ['firstname', 'lastname', 'email'] as const) {
+    if (providerOwned.includes(key)) continue;
     if (values[key] !== current[key]) changes[key] = values[key];
   }
   return changes;
@@ -38,12 +45,15 @@ function roleLabel(role: string): string {
 /** First name, last name and email (PUT /api/auth/profile); username, role and department read-only. */
 export function ProfileForm({ user, disabled = false }: { user: PublicUser; disabled?: boolean }) {
   const auth = useAuth();
+  const source = useProfileSource();
+  const owned = source.data?.providerOwned ?? [];
+  const providerName = source.data?.provider?.label ?? 'your sign-in service';
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const form = useForm<ProfileValues>({
     initialValues: valuesOf(user),
     validate: (values) => {
-      const parsed = ProfileUpdateSchema.safeParse(profileChanges(user, values));
+      const parsed = ProfileUpdateSchema.safeParse(profileChanges(user, values, owned));
       if (parsed.success) return {};
       const errors: Record<string, string> = {};
       for (const issue of parsed.error.issues) {
@@ -55,7 +65,7 @@ export function ProfileForm({ user, disabled = false }: { user: PublicUser; disa
   });
 
   const submit = async (values: ProfileValues) => {
-    const parsed = ProfileUpdateSchema.safeParse(profileChanges(user, values));
+    const parsed = ProfileUpdateSchema.safeParse(profileChanges(user, values, owned));
     if (!parsed.success) return;
     const changes: ProfileUpdate = parsed.data;
     setSaving(true);
@@ -74,6 +84,17 @@ export function ProfileForm({ user, disabled = false }: { user: PublicUser; disa
       message: 'Your profile has been saved.',
     });
   };
+
+  /** A field the provider sets at every sign-in: shown read-only, with where to change it. */
+  const ownedProps = (field: AccountField) =>
+    owned.includes(field)
+      ? {
+          readOnly: true,
+          variant: 'filled' as const,
+          withAsterisk: false,
+          description: `From ${providerName}: change it there.`,
+        }
+      : {};
 
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="profile-heading">
@@ -100,12 +121,14 @@ export function ProfileForm({ user, disabled = false }: { user: PublicUser; disa
                 autoComplete="given-name"
                 withAsterisk
                 {...form.getInputProps('firstname')}
+                {...ownedProps('firstname')}
               />
               <TextInput
                 label="Last name"
                 autoComplete="family-name"
                 withAsterisk
                 {...form.getInputProps('lastname')}
+                {...ownedProps('lastname')}
               />
             </SimpleGrid>
             <TextInput
@@ -113,6 +136,7 @@ export function ProfileForm({ user, disabled = false }: { user: PublicUser; disa
               type="email"
               autoComplete="email"
               {...form.getInputProps('email')}
+              {...ownedProps('email')}
             />
             <Group justify="flex-end">
               <Button type="submit" loading={saving} disabled={!form.isDirty()}>

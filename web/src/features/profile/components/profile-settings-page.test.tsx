@@ -112,6 +112,29 @@ describe('profile settings: password', () => {
     await user.click(screen.getByRole('button', { name: 'Change password' }));
   }
 
+  it('says before anything is typed that a directory account changes its password, and the names its directory sets, elsewhere', async () => {
+    const directoryUser = buildUser({ authMethod: 'ldap', ldapGroups: [], ldapAttributes: {} });
+    signedInAs(directoryUser, {
+      ...sessionRoutes,
+      'GET /api/auth/profile': {
+        body: {
+          provider: { id: 'corp-ldap', label: 'Corporate directory' },
+          providerOwned: ['firstname', 'lastname'],
+        },
+      },
+    });
+    renderApp('/profile-settings');
+    await findHeading('Profile Settings');
+    await waitFor(() => expect(screen.getByLabelText(/First name/)).toHaveAttribute('readonly'));
+    expect(screen.getByLabelText(/Last name/)).toHaveAttribute('readonly');
+    expect(screen.getAllByText('From Corporate directory: change it there.')).toHaveLength(2);
+    expect(screen.getByLabelText('Email')).not.toHaveAttribute('readonly');
+    expect(
+      screen.getByText('This account signs in through another service: change its password there.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByLabelText(/Current password/)).not.toBeInTheDocument();
+  });
+
   it('checks length and confirmation before calling the server', async () => {
     const fetchMock = signedInAs(student, sessionRoutes);
     const { user } = renderApp('/profile-settings');

@@ -1,4 +1,5 @@
-import { Alert, Stack, Title } from '@mantine/core';
+import type { PublicUser } from '@learning-hub/core';
+import { Alert, Paper, Stack, Text, Title } from '@mantine/core';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useAuth } from '../../../lib/auth/auth-context';
 import { safeNextPath } from '../../../lib/safe-next';
@@ -8,6 +9,28 @@ import { SessionsTable } from './sessions-table';
 
 export const PASSWORD_CHANGE_REQUIRED_NOTICE = 'You must change your password before continuing.';
 
+/** Why an account has no password to change here, or null for a local account. */
+export function passwordElsewhereNotice(user: PublicUser): string | null {
+  if (user.authMethod === 'local') return null;
+  if (user.authMethod === 'disabled') {
+    return 'You are signed in as the built-in developer account of dev mode. It has no password, so there is nothing to change here.';
+  }
+  return 'This account signs in through another service: change its password there.';
+}
+
+function PasswordElsewhere({ notice }: { notice: string }) {
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby="password-heading">
+      <Stack gap="sm">
+        <Title order={2} size="h3" id="password-heading">
+          Password
+        </Title>
+        <Text size="sm">{notice}</Text>
+      </Stack>
+    </Paper>
+  );
+}
+
 /** /profile-settings: profile, password change (forced when required) and active sessions. */
 export function ProfileSettingsPage() {
   const auth = useAuth();
@@ -16,6 +39,7 @@ export function ProfileSettingsPage() {
   const user = auth.user;
   if (!user) return null;
   const required = auth.requiresPasswordChange;
+  const elsewhere = passwordElsewhereNotice(user);
 
   return (
     <Stack gap="xl" maw={960}>
@@ -31,7 +55,7 @@ export function ProfileSettingsPage() {
         />
       )}
       <ProfileForm user={user} disabled={required} />
-      {!required && <ChangePasswordForm />}
+      {!required && (elsewhere ? <PasswordElsewhere notice={elsewhere} /> : <ChangePasswordForm />)}
       <SessionsTable />
     </Stack>
   );
