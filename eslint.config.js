@@ -1,6 +1,6 @@
 // ESLint flat config. Beyond typescript-eslint's recommended rules, it keeps the dependency
-// direction of DESIGN.md: core imports neither side (nor Node, DOM frameworks, Fastify or Kysely),
-// server and web never import each other.
+// direction of docs/architecture.md: core imports neither side (nor Node, DOM frameworks,
+// Fastify or Kysely), server and web never import each other.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';

@@ -1,6 +1,6 @@
 /**
- * One error type across the boundary (DESIGN.md): `AppError(code, message, details)`, and the
- * error-code catalogue with each code's HTTP status and spec §8 category and severity.
+ * One error type across the boundary (docs/architecture.md): `AppError(code, message, details)`,
+ * and the error-code catalogue with each code's HTTP status and spec §8 category and severity.
  */
 
 export type ErrorCategory =
@@ -40,11 +40,14 @@ export const ERROR_CODES = {
   FORBIDDEN: { status: 403, category: 'security', severity: 'Medium' },
   NOT_FOUND: { status: 404, category: 'navigation', severity: 'Low' },
   METHOD_NOT_ALLOWED: { status: 405, category: 'navigation', severity: 'Low' },
+  REQUEST_TIMEOUT: { status: 408, category: 'performance', severity: 'Low' },
   CONFLICT: { status: 409, category: 'data', severity: 'Low' },
   PAYLOAD_TOO_LARGE: { status: 413, category: 'data', severity: 'Low' },
+  URI_TOO_LONG: { status: 414, category: 'data', severity: 'Low' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, category: 'data', severity: 'Low' },
   TOO_MANY_ATTEMPTS: { status: 429, category: 'security', severity: 'High' },
   RATE_LIMITED: { status: 429, category: 'security', severity: 'Medium' },
+  HEADERS_TOO_LARGE: { status: 431, category: 'data', severity: 'Low' },
   AUTH_METHOD_DISABLED: { status: 400, category: 'config', severity: 'Medium' },
   INVALID_AUTH_METHOD: { status: 400, category: 'config', severity: 'Medium' },
   SERVICE_UNAVAILABLE: { status: 503, category: 'data', severity: 'High' },

@@ -1,3 +1,5 @@
+// First, before any module that builds a zod schema: no `new Function` probe under the CSP.
+import '@learning-hub/core/zod-config';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './app/app.css';

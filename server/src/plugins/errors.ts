@@ -2,11 +2,27 @@
  * The one error handler: every failure becomes `{ code, message, details? }` with the status of
  * the error catalogue. Bad input is a 4xx with a readable message, never a 500; unexpected errors
  * are logged with the request id and answered with a generic 500.
+ *
+ * The answers the framework gives before any route or hook runs get the same shape and the same
+ * security headers: bad URLs and over-long path parameters (`frameworkErrors`), requests Node's
+ * HTTP parser refuses, such as oversized headers (`clientErrorHandler`), and requests arriving
+ * while the server shuts down.
  */
-import { AppError, isErrorCode, type ErrorBody } from '@learning-hub/core';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { BlockList, isIPv4, isIPv6, type Socket } from 'node:net';
+import { STATUS_CODES } from 'node:http';
+import { AppError, isErrorCode, type ErrorBody, type ErrorCode } from '@learning-hub/core';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifyServerOptions,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { securityHeadersFor } from './security-headers';
 
 const FASTIFY_CODES: Record<string, AppError['code']> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
@@ -76,8 +92,164 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   return reply.code(error.status).send(shape(request, error.toBody()));
 }
 
+/** What TRUST_PROXY may be (see config.ts). */
+export type TrustProxySetting = boolean | number | string | readonly string[];
+
+/**
+ * Whether a request came over HTTPS, for answers Fastify gives before it builds its own request
+ * (whose `request.protocol` would ignore TRUST_PROXY there): over TLS, or from a trusted proxy
+ * whose last X-Forwarded-Proto says `https`. The peer is trusted as Fastify trusts the nearest
+ * hop: `true`, or an address or subnet in the list (a hop count alone trusts nobody).
+ */
+export function createHttpsCheck(trustProxy: TrustProxySetting): (raw: IncomingMessage) => boolean {
+  const trusts = trustedPeer(trustProxy);
+  return (raw) => {
+    if ((raw.socket as { encrypted?: boolean } | undefined)?.encrypted) return true;
+    const forwarded = raw.headers['x-forwarded-proto'];
+    if (typeof forwarded !== 'string' || !trusts(raw.socket?.remoteAddress)) return false;
+    return forwarded.slice(forwarded.lastIndexOf(',') + 1).trim() === 'https';
+  };
+}
+
+function trustedPeer(trustProxy: TrustProxySetting): (address: string | undefined) => boolean {
+  if (trustProxy === true) return () => true;
+  if (!trustProxy) return () => false;
+  // Fastify 5 fails closed on a bare hop count: it cannot tell a proxy from a client that sends
+  // enough X-Forwarded-For entries, so it trusts no X-Forwarded-Proto. The same here.
+  if (typeof trustProxy === 'number') return () => false;
+  const list = new BlockList();
+  const entries = typeof trustProxy === 'string' ? trustProxy.split(',') : trustProxy;
+  for (const entry of entries) {
+    const [address = '', mask] = entry.trim().split('/');
+    const type = isIPv6(address) ? 'ipv6' : 'ipv4';
+    if (!isIPv4(address) && !isIPv6(address)) continue;
+    if (mask === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, prefixLength(mask), type);
+  }
+  return (address) => {
+    if (!address) return false;
+    if (isIPv4(address)) return list.check(address, 'ipv4');
+    if (!isIPv6(address)) return false;
+    if (list.check(address, 'ipv6')) return true;
+    // An IPv4 peer on a dual-stack socket (`::ffff:10.0.0.1`) matches IPv4 entries.
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+    return mapped !== undefined && list.check(mapped, 'ipv4');
+  };
+}
+
+/** `24` or `255.255.255.0` → 24. */
+function prefixLength(mask: string): number {
+  if (!mask.includes('.')) return Number(mask);
+  return mask
+    .split('.')
+    .reduce((bits, octet) => bits + (Number(octet) >>> 0).toString(2).replace(/0/g, '').length, 0);
+}
+
+const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
+  FST_ERR_BAD_URL: {
+    code: 'BAD_REQUEST',
+    message: 'The address is not a valid URL (check its percent-encoding).',
+  },
+  FST_ERR_MAX_PARAM_LENGTH: {
+    code: 'URI_TOO_LONG',
+    message: 'A part of the address is too long.',
+  },
+};
+
+/**
+ * Fastify's `frameworkErrors`: the router refused the URL before any hook ran, so the request id
+ * and security headers are set here.
+ */
+export function createFrameworkErrorHandler(
+  isHttps: (raw: IncomingMessage) => boolean,
+): NonNullable<FastifyServerOptions['frameworkErrors']> {
+  return (error, request, reply) => {
+    const known = FRAMEWORK_ERRORS[error.code];
+    reply.header('x-request-id', request.id);
+    reply.headers(securityHeadersFor(request.url, isHttps(request.raw)));
+    if (known) {
+      request.log.info({ code: error.code }, 'request refused by the router');
+      void sendError(request, reply, new AppError(known.code, known.message));
+      return;
+    }
+    request.log.error({ err: error }, 'unexpected framework error');
+    void sendError(
+      request,
+      reply,
+      new AppError('INTERNAL_ERROR', `An unexpected error occurred. Reference: ${request.id}`),
+    );
+  };
+}
+
+const CLIENT_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
+  HPE_HEADER_OVERFLOW: {
+    code: 'HEADERS_TOO_LARGE',
+    message: 'The request headers are too large.',
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    code: 'REQUEST_TIMEOUT',
+    message: 'The request took too long to arrive.',
+  },
+};
+const NOT_HTTP = { code: 'BAD_REQUEST', message: 'The request is not valid HTTP.' } as const;
+
+/**
+ * Fastify's `clientErrorHandler`: Node's HTTP parser refused the request (headers over
+ * `maxHeaderSize`, a malformed request line or header, a timeout) before Fastify saw it. There is
+ * no request, only the socket, so the answer is written by hand: `{ code, message }` with the API
+ * security headers, HSTS when the connection itself is TLS (the headers, X-Forwarded-Proto
+ * included, could not be read), and `Connection: close` since the stream cannot be trusted past
+ * the error.
+ */
+export function clientErrorHandler(
+  this: FastifyInstance,
+  error: Error & { code?: string },
+  socket: Socket,
+): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // A response already under way on this connection (keep-alive) cannot be followed by another.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
+    const known = (error.code && CLIENT_ERRORS[error.code]) || NOT_HTTP;
+    const status = new AppError(known.code, known.message).status;
+    const id = randomUUID();
+    const body = JSON.stringify({ code: known.code, message: known.message });
+    const headers: Record<string, string | number> = {
+      ...securityHeadersFor(
+        '/api/',
+        (socket as Socket & { encrypted?: boolean }).encrypted === true,
+      ),
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'x-request-id': id,
+      connection: 'close',
+    };
+    this.log.info({ code: error.code, requestId: id }, 'request refused by the HTTP parser');
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
+        Object.entries(headers)
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join('') +
+        `\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
 export default fp(
   async function errorsPlugin(app: FastifyInstance) {
+    // Fastify's own 503 while closing (`return503OnClosing`) has its own shape and no headers.
+    let closing = false;
+    app.addHook('preClose', (done) => {
+      closing = true;
+      done();
+    });
+    app.addHook('onRequest', (_request, reply, done) => {
+      if (!closing) return done();
+      reply.header('connection', 'close');
+      done(new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down; try again shortly.'));
+    });
+
     app.setErrorHandler((error: FastifyError | Error, request, reply) => {
       const appError = toAppError(error, request);
       if (appError) {

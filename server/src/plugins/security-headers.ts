@@ -47,7 +47,16 @@ export const SECURITY_HEADER_OPTIONS: HelmetOptions = {
       'upgrade-insecure-requests': null,
     },
   },
+  // Added per request, over HTTPS only (see securityHeadersFor).
+  strictTransportSecurity: false,
 };
+
+/**
+ * HSTS (RFC 6797), sent only on responses that travel over HTTPS: directly over TLS, or behind a
+ * trusted proxy (TRUST_PROXY) that says so in X-Forwarded-Proto. Over plain HTTP it means nothing
+ * and would wrongly suggest the connection was secure.
+ */
+export const HSTS = 'max-age=31536000; includeSubDomains';
 
 /** Headers of JSON API responses (OWASP REST Security Cheat Sheet). */
 export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
@@ -55,19 +64,38 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
   'cross-origin-resource-policy': 'same-origin',
   'referrer-policy': 'no-referrer',
-  'strict-transport-security': 'max-age=31536000; includeSubDomains',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
 };
 
-const isApi = (url: string) =>
-  url.startsWith('/api/') || url === '/api' || url === '/healthz' || url === '/readyz';
+const DOCUMENT_SECURITY_HEADERS: Readonly<Record<string, string>> =
+  computeSecurityHeaders(SECURITY_HEADER_OPTIONS);
+const withHsts = (headers: Readonly<Record<string, string>>) =>
+  Object.freeze({ ...headers, 'strict-transport-security': HSTS });
+const API_HSTS = withHsts(API_SECURITY_HEADERS);
+const DOCUMENT_HSTS = withHsts(DOCUMENT_SECURITY_HEADERS);
+
+/** Whether a request target (path and query, as sent) is the API's rather than the web app's. */
+export function isApiUrl(url: string): boolean {
+  const end = url.search(/[?#]/);
+  const path = end === -1 ? url : url.slice(0, end);
+  return path.startsWith('/api/') || path === '/api' || path === '/healthz' || path === '/readyz';
+}
+
+/**
+ * The security headers of a response to `url`: the API set or the document set, plus HSTS when
+ * the response goes out over HTTPS. Used by the hook below and by the answers the framework gives
+ * before any hook runs (bad URLs, oversized headers: see plugins/errors.ts).
+ */
+export function securityHeadersFor(url: string, https: boolean): Readonly<Record<string, string>> {
+  if (isApiUrl(url)) return https ? API_HSTS : API_SECURITY_HEADERS;
+  return https ? DOCUMENT_HSTS : DOCUMENT_SECURITY_HEADERS;
+}
 
 export default fp(
   async function securityHeaders(app: FastifyInstance) {
-    const documentHeaders = computeSecurityHeaders(SECURITY_HEADER_OPTIONS);
     app.addHook('onRequest', (request, reply, done) => {
-      reply.headers(isApi(request.url) ? API_SECURITY_HEADERS : documentHeaders);
+      reply.headers(securityHeadersFor(request.url, request.protocol === 'https'));
       done();
     });
   },
