@@ -12,7 +12,7 @@ import {
 } from '../access';
 import { AccessContextSchema, ContextAssignmentSchema, PermissionIdSchema } from './access';
 import { PublicUserSchema } from './auth';
-import { storableText } from './common';
+import { identityText, personName, storableText } from './common';
 
 const ISO = z.iso.datetime({ offset: true });
 
@@ -46,11 +46,8 @@ export const RoleWithUsageSchema = RoleSchema.extend({
 export const RoleListSchema = z.object({ roles: z.array(RoleWithUsageSchema) });
 
 const customRoleFields = {
-  displayName: z
-    .string()
-    .trim()
-    .min(1, 'Display name is required')
-    .pipe(storableText(80, 'Display name')),
+  /** Shown wherever the role is named: identity text (no bidi or control characters, NFC). */
+  displayName: identityText('Display name', { max: 80 }),
   description: z.string().trim().pipe(storableText(500, 'Description')).default(''),
   /** The system role (student or instructor) or custom role it builds on. */
   inherits: z.string().min(1, 'Choose the role it inherits from').max(48),
@@ -270,6 +267,10 @@ export const ACCESS_AUDIT_ACTIONS = [
   'auth_provider.create',
   'auth_provider.update',
   'auth_provider.delete',
+  'user.create',
+  'user.update',
+  'user.deactivate',
+  'user.reactivate',
 ] as const;
 export const AccessAuditQuerySchema = z.object({
   actorId: z.string().max(200).optional(),
@@ -343,3 +344,106 @@ export const MemberSchema = z.object({
   expiresAt: z.string().nullable(),
 });
 export const MemberListSchema = z.object({ members: z.array(MemberSchema) });
+
+// ---------------------------------------------------------------- account management
+
+/** The role a new account gets unless the admin chooses another. */
+export const NEW_USER_DEFAULT_ROLE = 'student';
+
+/** Account fields an admin edits. For a directory, Moodle or SSO account the provider may own some. */
+export const ACCOUNT_FIELDS = ['firstname', 'lastname', 'email', 'department'] as const;
+export type AccountField = (typeof ACCOUNT_FIELDS)[number];
+
+/** How the forms and messages name the account fields. */
+export const ACCOUNT_FIELD_LABELS: Readonly<Record<AccountField, string>> = {
+  firstname: 'First name',
+  lastname: 'Last name',
+  email: 'Email',
+  department: 'Department',
+};
+
+/** A new username: letters and digits, plus `. _ - @` after the first character. */
+export const USERNAME_PATTERN = /^[\p{L}\p{N}][\p{L}\p{N}._@-]*$/u;
+
+const accountEmail = z.email('Enter a valid email address').max(254);
+
+/** POST /api/admin/users: a local account with a one-time password. */
+export const UserCreateSchema = z.strictObject({
+  /** Stored in Unicode compatibility form (NFKC); unique regardless of case. */
+  username: z
+    .string()
+    .trim()
+    .transform((v) => v.normalize('NFKC'))
+    .pipe(
+      z
+        .string()
+        .min(2, 'Username must be 2 to 64 characters')
+        .max(64, 'Username must be 2 to 64 characters')
+        .regex(
+          USERNAME_PATTERN,
+          'Use letters, digits and . _ - @ (starting with a letter or digit)',
+        ),
+    ),
+  firstname: personName('First name'),
+  lastname: personName('Last name'),
+  email: accountEmail.nullable().default(null),
+  /** Department id, or null for none. */
+  departmentId: z.string().min(1).max(200).nullable().default(null),
+  /** System or custom role id; giving any other than the default needs the right to grant it. */
+  role: z.string().min(1).max(48).default(NEW_USER_DEFAULT_ROLE),
+});
+export type UserCreate = z.infer<typeof UserCreateSchema>;
+
+export const UserCreatedSchema = z.object({
+  user: AdminUserSchema,
+  /** Shown once: the server keeps only its hash, and the user must change it at first sign-in. */
+  oneTimePassword: z.string(),
+});
+export type UserCreated = z.infer<typeof UserCreatedSchema>;
+
+/** PATCH /api/admin/users/:userId: the fields to change (provider-owned ones are refused). */
+export const UserUpdateSchema = z
+  .strictObject({
+    firstname: personName('First name').optional(),
+    lastname: personName('Last name').optional(),
+    /** A new address, or null to remove it. */
+    email: accountEmail.nullable().optional(),
+    /** Department id, or null for none. */
+    departmentId: z.string().min(1).max(200).nullable().optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to update' });
+export type UserUpdate = z.infer<typeof UserUpdateSchema>;
+
+/** PUT /api/admin/users/:userId/active: deactivate (ending every session) or reactivate. */
+export const UserActiveSchema = z.strictObject({ active: z.boolean() });
+
+export const UserActiveResultSchema = z.object({
+  user: AdminUserSchema,
+  /** Sessions ended by a deactivation. */
+  endedSessions: z.number(),
+});
+
+/** Whether the caller may do something to an account, and why not. */
+export const AbilitySchema = z.object({ allowed: z.boolean(), reason: z.string().nullable() });
+export type Ability = z.infer<typeof AbilitySchema>;
+
+/** Where an account's details come from (GET /api/auth/profile for one's own). */
+export const AccountSourceSchema = z.object({
+  /** The sign-in provider of a directory, Moodle or SSO account. */
+  provider: z.object({ id: z.string(), label: z.string() }).nullable(),
+  /** Fields the provider writes at every sign-in: shown read-only, refused by the server. */
+  providerOwned: z.array(z.enum(ACCOUNT_FIELDS)),
+});
+export type AccountSource = z.infer<typeof AccountSourceSchema>;
+
+/** GET /api/admin/users/:userId/account: how the account is managed, and what the caller may do. */
+export const UserAccountSchema = AccountSourceSchema.extend({
+  userId: z.string(),
+  authMethod: z.string(),
+  abilities: z.object({
+    edit: AbilitySchema,
+    deactivate: AbilitySchema,
+    reactivate: AbilitySchema,
+  }),
+});
+export type UserAccount = z.infer<typeof UserAccountSchema>;

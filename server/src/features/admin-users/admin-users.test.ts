@@ -132,9 +132,32 @@ describe.skipIf(!available)(`admin: users and their permissions (${TEST_DB_KIND}
       expect(unknown.statusCode).toBe(400);
       expect(unknown.json().message).toBe('Unknown role: wizard');
       const me = (await admin().get('/api/auth/me')).json().user.id as string;
-      const last = await admin().put(`/api/admin/users/${me}/role`, { role: 'student' });
+      const own = await admin().put(`/api/admin/users/${me}/role`, { role: 'student' });
+      expect(own.statusCode).toBe(403);
+      expect(own.json().message).toBe('Cannot change your own role');
+      // A super admin by flag (role student) is the one who can meet the last admin.
+      const flagged = await createTestUser(ctx, { username: 'root', isSuperAdmin: true });
+      const root = as(await signIn(ctx.app, 'root', flagged.password));
+      const last = await root.put(`/api/admin/users/${me}/role`, { role: 'student' });
       expect(last.statusCode).toBe(409);
       expect(last.json().message).toBe('At least one active admin must remain.');
+    });
+
+    it('two admins demoting each other at once leave one admin', async () => {
+      const me = (await admin().get('/api/auth/me')).json().user.id as string;
+      const other = await createTestUser(ctx, { username: 'boss2', role: 'admin' });
+      const otherToken = await signIn(ctx.app, 'boss2', other.password);
+      const results = await Promise.all([
+        admin().put(`/api/admin/users/${other.user.id}/role`, { role: 'student' }),
+        as(otherToken).put(`/api/admin/users/${me}/role`, { role: 'student' }),
+      ]);
+      // One wins; the other finds one admin left (409), or is no admin any more by its check (403).
+      const codes = results.map((r) => r.statusCode);
+      expect(codes.filter((c) => c === 200)).toHaveLength(1);
+      expect([403, 409]).toContain(codes.find((c) => c !== 200));
+      const remaining = results[0]!.statusCode === 200 ? adminToken : otherToken;
+      const list = await as(remaining).get('/api/admin/users?role=admin');
+      expect(list.json().total).toBe(1);
     });
   });
 

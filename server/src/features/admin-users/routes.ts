@@ -3,10 +3,17 @@
  * direct permissions, create / replace / remove context assignments with expiry, and see their
  * effective permissions with where each comes from. Every change is written to the durable access
  * audit trail and takes effect on the user's next request (see the access service).
+ *
+ * Holding `user.manage_roles` is not enough to give anything: the grant rules of core/access
+ * decide who may give what to whom (nobody changes themselves, only admins change admins, a
+ * non-admin gives only what they hold in the context, never admin or `system.*`). They are judged
+ * under a lock on the target user's row, on what the change really replaces.
  */
 import {
   AdminUserSchema,
   AppError,
+  assignmentRemoveDenial,
+  assignmentReplaceDenial,
   AssignmentInputSchema,
   AssignmentListSchema,
   contextKey,
@@ -14,12 +21,18 @@ import {
   EffectivePermissionsSchema,
   explainEffectivePermissions,
   GrantPermissionSchema,
+  grantTargetDenial,
+  isAdminRole,
   isAssignmentInForce,
   parseContextKey,
+  permissionGrantDenial,
+  permissionRevokeDenial,
+  roleGrantDenial,
   SetRoleSchema,
   UserListQuerySchema,
   UserListSchema,
   type AccessContext,
+  type AccessSubject,
   type AdminUser,
   type CheckScope,
   type ContextAssignment,
@@ -33,6 +46,9 @@ import {
   findAssignment,
   grantUserPermission,
   listPermissionsOf,
+  listUserPermissions,
+  lockAccessTarget,
+  lockActiveAdminCount,
   recordAccessAudit,
   revokeUserPermission,
   upsertAssignment,
@@ -40,7 +56,6 @@ import {
 } from '../../access/access-repository';
 import { describeContextTarget, labelContexts } from '../../access/context-labels';
 import {
-  countActiveAdmins,
   findUserById,
   listUsersPage,
   setRole,
@@ -60,7 +75,10 @@ export function scopeFromParam(scope: string): CheckScope {
   return context;
 }
 
-const isAdminRoleId = (role: string) => role === 'admin' || role === 'super_admin';
+/** Refuses with 403 and the grant rule's reason when there is one. */
+function refuse(reason: string | null): void {
+  if (reason !== null) throw new AppError('FORBIDDEN', reason);
+}
 
 const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
   app,
@@ -85,6 +103,26 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
       requestId: request.id,
       ...entry,
     });
+  }
+
+  /** The signed-in user's permissions as loaded for this request's check. */
+  function actorSubject(request: FastifyRequest): AccessSubject {
+    const user = request.auth?.user;
+    if (!user) throw new AppError('UNAUTHENTICATED', 'User not authenticated');
+    return (
+      app.access.engine.subjectOf(user.id) ?? {
+        id: user.id,
+        role: user.role,
+        isSuperAdmin: user.isSuperAdmin,
+      }
+    );
+  }
+
+  /** Locks the target's row (see lockAccessTarget) and returns them as the grant rules see them. */
+  async function lockTarget(trx: Db, user: UserRecord) {
+    const current = await lockAccessTarget(trx, user.id);
+    if (!current) throw new AppError('NOT_FOUND', 'User not found');
+    return { id: user.id, ...current };
   }
 
   async function targetUser(userId: string): Promise<UserRecord> {
@@ -149,21 +187,23 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
       const { role } = request.body;
       const roles = await app.access.refreshRoles();
       if (!roles.get(role)) throw new AppError('VALIDATION_ERROR', `Unknown role: ${role}`);
-      if (role !== user.role) {
-        if (isAdminRoleId(user.role) && !isAdminRoleId(role) && user.isActive) {
-          if ((await countActiveAdmins(db)) <= 1) {
-            throw new AppError('CONFLICT', 'At least one active admin must remain.');
-          }
+      const granter = actorSubject(request);
+      await db.transaction().execute(async (trx) => {
+        // Always the active admins first, then the target: one lock order for every change.
+        const admins = isAdminRole(role) ? null : await lockActiveAdminCount(trx);
+        const current = await lockTarget(trx, user);
+        refuse(roleGrantDenial(granter, current, role, roles, { now: now() }));
+        if (role === current.role) return;
+        if (admins !== null && isAdminRole(current.role) && current.isActive && admins <= 1) {
+          throw new AppError('CONFLICT', 'At least one active admin must remain.');
         }
-        await db.transaction().execute(async (trx) => {
-          await setRole(trx, user.id, role, iso());
-          await recordAccessAuditFor(trx, request, user, {
-            action: 'role.set',
-            roleId: role,
-            details: { from: user.role, to: role },
-          });
+        await setRole(trx, user.id, role, iso());
+        await recordAccessAuditFor(trx, request, user, {
+          action: 'role.set',
+          roleId: role,
+          details: { from: current.role, to: role },
         });
-      }
+      });
       const [updated] = await toAdminUsers([await targetUser(user.id)]);
       return updated as AdminUser;
     },
@@ -182,7 +222,11 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
     async (request) => {
       const user = await targetUser(request.params.userId);
       const permission = request.body.permission as Parameters<typeof grantUserPermission>[2];
+      const granter = actorSubject(request);
+      const roles = await app.access.refreshRoles();
       await db.transaction().execute(async (trx) => {
+        const current = await lockTarget(trx, user);
+        refuse(permissionGrantDenial(granter, current, permission, roles, { now: now() }));
         if (await grantUserPermission(trx, user.id, permission, actor(request).actorId, iso())) {
           await recordAccessAuditFor(trx, request, user, {
             action: 'permission.grant',
@@ -207,7 +251,13 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
     async (request) => {
       const user = await targetUser(request.params.userId);
       const { permission } = request.params;
+      const granter = actorSubject(request);
+      const roles = await app.access.refreshRoles();
       const removed = await db.transaction().execute(async (trx) => {
+        const current = await lockTarget(trx, user);
+        refuse(grantTargetDenial(granter, current, 'permissions'));
+        if (!(await listUserPermissions(trx, user.id)).some((p) => p === permission)) return false;
+        refuse(permissionRevokeDenial(granter, current, permission, roles, { now: now() }));
         const done = await revokeUserPermission(trx, user.id, permission);
         if (done) {
           await recordAccessAuditFor(trx, request, user, {
@@ -284,8 +334,14 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
         isActive: true,
       };
+      const granter = actorSubject(request);
+      const roles = await app.access.refreshRoles();
       const replaced = await db.transaction().execute(async (trx) => {
+        const current = await lockTarget(trx, user);
         const previous = await findAssignment(trx, user.id, context);
+        refuse(
+          assignmentReplaceDenial(granter, current, previous, assignment, roles, { now: now() }),
+        );
         await upsertAssignment(trx, assignment);
         await recordAccessAuditFor(trx, request, user, {
           action: previous ? 'assignment.replace' : 'assignment.create',
@@ -324,9 +380,14 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
       const user = await targetUser(request.params.userId);
       const context = parseContextKey(request.params.contextKey);
       if (!context) throw new AppError('VALIDATION_ERROR', 'Unknown context');
+      const granter = actorSubject(request);
+      const roles = await app.access.refreshRoles();
       const removed = await db.transaction().execute(async (trx) => {
+        const current = await lockTarget(trx, user);
+        refuse(grantTargetDenial(granter, current, 'assignments'));
         const previous = await findAssignment(trx, user.id, context);
         if (!previous) return false;
+        refuse(assignmentRemoveDenial(granter, current, previous, roles, { now: now() }));
         await deleteAssignment(trx, user.id, context);
         await recordAccessAuditFor(trx, request, user, {
           action: 'assignment.remove',

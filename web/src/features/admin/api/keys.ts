@@ -12,6 +12,7 @@ export const adminKeys = {
   userList: (params: object) => [...ADMIN, 'user-list', params] as const,
   users: [...ADMIN, 'users'] as const,
   user: (userId: string) => [...ADMIN, 'users', userId] as const,
+  account: (userId: string) => [...ADMIN, 'users', userId, 'account'] as const,
   assignments: (userId: string) => [...ADMIN, 'users', userId, 'assignments'] as const,
   effective: (userId: string, scope: string) =>
     [...ADMIN, 'users', userId, 'effective', scope] as const,

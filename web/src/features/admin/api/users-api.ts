@@ -1,12 +1,20 @@
-/** Admin API for users: the list, one user, role, direct permissions, assignments, effective permissions. */
+/**
+ * Admin API for users: the list, one user, creating and editing accounts, deactivation, role,
+ * direct permissions, assignments, effective permissions.
+ */
 import {
   AdminUserSchema,
   AssignmentListSchema,
   EffectivePermissionsSchema,
+  UserAccountSchema,
+  UserActiveResultSchema,
+  UserCreatedSchema,
   UserListSchema,
   type AssignmentInput,
+  type UserCreate,
+  type UserUpdate,
 } from '@learning-hub/core';
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '../../../lib/api-client';
 import { adminKeys, queryString } from './keys';
@@ -117,5 +125,47 @@ export function useEffectivePermissions(userId: string, scope: string) {
         EffectivePermissionsSchema,
       ),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** How the account is managed (provider-owned fields) and what the signed-in admin may do to it. */
+export function useUserAccount(userId: string) {
+  return useQuery({
+    queryKey: adminKeys.account(userId),
+    queryFn: () => api.get(`${userPath(userId)}/account`, UserAccountSchema),
+  });
+}
+
+/**
+ * POST /api/admin/users. The answer carries the one-time password: it stays in the mutation's
+ * result (never in the query cache) and is gone once the dialog showing it is closed.
+ */
+export function useCreateUser() {
+  const after = useAfterAccessChange();
+  return useMutation({
+    mutationFn: (input: UserCreate) => api.post('/api/admin/users', input, UserCreatedSchema),
+    onSuccess: () => after(null),
+  });
+}
+
+export function useUpdateUser(userId: string) {
+  const after = useAfterAccessChange();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (changes: UserUpdate) => api.patch(userPath(userId), changes, AdminUserSchema),
+    onSuccess: (user) => {
+      queryClient.setQueryData(adminKeys.user(userId), user);
+      return after(userId);
+    },
+  });
+}
+
+/** Deactivates (ending every session of the user) or reactivates an account. */
+export function useSetUserActive(userId: string) {
+  const after = useAfterAccessChange();
+  return useMutation({
+    mutationFn: (active: boolean) =>
+      api.put(`${userPath(userId)}/active`, { active }, UserActiveResultSchema),
+    onSuccess: () => after(userId),
   });
 }

@@ -2,7 +2,7 @@ import { describeGrant, type AdminUser, type Grant } from '@learning-hub/core';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { MockRoutes } from '../../../test/fetch-mock';
-import { buildMe, buildUser } from '../../../test/fixtures';
+import { buildUser } from '../../../test/fixtures';
 import { renderApp, signedInAs } from '../../../test/render-app';
 import { toLocalInput } from '../utils/dates';
 import {
@@ -344,23 +344,27 @@ describe('admin: user detail, effective permissions and activity', () => {
   });
 });
 
-describe('admin: changing your own access', () => {
-  it('reloads your permissions at once, and the guards follow', async () => {
-    const me = buildAdminUser({ ...admin, directPermissions: [] });
-    const fetchMock = signedInAs(admin, {
-      ...routes(me),
-      'PUT /api/admin/users/user-admin/role': { body: { ...me, role: 'instructor' } },
-    });
-    const { user, router } = renderApp('/admin/users/user-admin');
+describe('admin: your own access', () => {
+  it('cannot be changed here, not even by an admin, and the page says why', async () => {
+    const me = buildAdminUser({ ...admin, directPermissions: ['wiki.manage'] });
+    signedInAs(admin, routes(me));
+    renderApp('/admin/users/user-admin');
     await screen.findByRole('heading', { level: 2, name: 'Ada Admin' });
-    expect(fetchMock.callsTo('GET /api/auth/me')).toHaveLength(1);
-    fetchMock.set({ 'GET /api/auth/me': { body: buildMe({ ...admin, role: 'instructor' }) } });
-    await pick(user, 'Role', 'Instructor');
-    await user.click(screen.getByRole('button', { name: 'Change role' }));
-    const dialog = await screen.findByRole('dialog');
-    expect(dialog).toHaveTextContent('you will lose access to Admin Settings');
-    await user.click(within(dialog).getByRole('button', { name: 'Change role' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
-    expect(fetchMock.callsTo('GET /api/auth/me')).toHaveLength(2);
+    expect(
+      await screen.findByText('You cannot change this role: Cannot change your own role.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Role' })).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Change role' })).toBeDisabled();
+    expect(
+      screen.getByText('You cannot change these permissions: Cannot change your own permissions.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: 'Add a permission' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Revoke wiki.manage' })).not.toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'You cannot change these assignments: Cannot change your own context assignments.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Assign' })).not.toBeInTheDocument();
   });
 });

@@ -7,16 +7,20 @@ import { useRoles } from '../api/roles-api';
 import { useAdminUser } from '../api/users-api';
 import { errorMessage } from '../utils/notify';
 import { roleName } from '../utils/roles';
+import { AccountSection } from './account-section';
 import { AssignmentsSection } from './assignments-section';
 import { DirectPermissionsSection } from './direct-permissions-section';
 import { EffectivePermissionsPanel } from './effective-permissions-panel';
 import { RoleSection } from './role-section';
 import { UserActivity } from './user-activity';
 
-const TABS = ['access', 'effective', 'activity'] as const;
+const TABS = ['access', 'account', 'effective', 'activity'] as const;
 type Tab = (typeof TABS)[number];
 
-/** /admin/users/:userId: one user's role, direct permissions, assignments, effective permissions and activity. */
+/**
+ * /admin/users/:userId: one user's role, direct permissions and assignments, their account
+ * (details and status), effective permissions and activity.
+ */
 export function UserDetailPage() {
   const { userId = '' } = useParams();
   const [params, setParams] = useSearchParams();
@@ -90,15 +94,19 @@ export function UserDetailPage() {
       >
         <Tabs.List>
           <Tabs.Tab value="access">Access</Tabs.Tab>
+          <Tabs.Tab value="account">Account</Tabs.Tab>
           <Tabs.Tab value="effective">Effective permissions</Tabs.Tab>
           <Tabs.Tab value="activity">Activity</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="access" pt="md">
           <Stack gap="lg">
-            <RoleSection key={u.role} user={u} isSelf={isSelf} />
+            <RoleSection key={u.role} user={u} />
             <DirectPermissionsSection user={u} />
             <AssignmentsSection user={u} />
           </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="account" pt="md">
+          <AccountSection user={u} />
         </Tabs.Panel>
         <Tabs.Panel value="effective" pt="md">
           <EffectivePermissionsPanel user={u} />

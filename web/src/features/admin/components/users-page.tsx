@@ -2,6 +2,7 @@ import {
   Alert,
   Anchor,
   Badge,
+  Button,
   Group,
   Loader,
   Paper,
@@ -14,20 +15,22 @@ import {
   Title,
 } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { IconSearch } from '@tabler/icons-react';
+import { IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { useCan } from '../../../lib/auth/use-can';
 import { fullName } from '../../../lib/format';
 import { useDepartments } from '../api/directory-api';
 import { useRoles } from '../api/roles-api';
 import { USERS_PAGE_SIZE, useUserList } from '../api/users-api';
+import { CreateUserModal } from './create-user-modal';
 import { Pager } from './pager';
 import { useFilterParams } from './use-filter-params';
 import { errorMessage } from '../utils/notify';
 import { rangeText } from '../utils/range';
 import { roleName, roleOptions } from '../utils/roles';
 
-/** /admin: users with server-side search, role and department filters and pagination. */
+/** /admin: users with server-side search, role and department filters and pagination; create a user. */
 export function UsersPage() {
   const navigate = useNavigate();
   const filters = useFilterParams();
@@ -36,6 +39,8 @@ export function UsersPage() {
   const department = filters.get('department');
   const page = filters.page;
   const [searchText, setSearchText] = useState(search);
+  const [creating, setCreating] = useState(false);
+  const can = useCan();
   const update = filters.set;
   const applySearch = useDebouncedCallback(
     (text: string) => update({ q: text.trim() || null }),
@@ -56,9 +61,19 @@ export function UsersPage() {
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="users-heading">
       <Stack gap="md">
-        <Title order={2} size="h3" id="users-heading">
-          Users & Roles
-        </Title>
+        <Group justify="space-between" wrap="wrap">
+          <Title order={2} size="h3" id="users-heading">
+            Users & Roles
+          </Title>
+          {can.permission('user.create') && (
+            <Button
+              leftSection={<IconUserPlus size={16} aria-hidden="true" />}
+              onClick={() => setCreating(true)}
+            >
+              Create user
+            </Button>
+          )}
+        </Group>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <TextInput
             label="Search"
@@ -173,6 +188,7 @@ export function UsersPage() {
           </>
         )}
       </Stack>
+      <CreateUserModal opened={creating} onClose={() => setCreating(false)} />
     </Paper>
   );
 }

@@ -1,0 +1,246 @@
+import {
+  grantableRoles,
+  NEW_USER_DEFAULT_ROLE,
+  SYSTEM_ROLES,
+  UserCreateSchema,
+  type UserCreated,
+} from '@learning-hub/core';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  CopyButton,
+  Group,
+  Modal,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useCan } from '../../../lib/auth/use-can';
+import { fullName } from '../../../lib/format';
+import { useDepartments } from '../api/directory-api';
+import { useRoles } from '../api/roles-api';
+import { useCreateUser } from '../api/users-api';
+import { errorMessage } from '../utils/notify';
+import { roleOptions } from '../utils/roles';
+import { registryOf } from './role-form-modal';
+
+interface NewUserValues {
+  username: string;
+  firstname: string;
+  lastname: string;
+  email: string;
+  departmentId: string | null;
+  role: string | null;
+}
+
+const EMPTY: NewUserValues = {
+  username: '',
+  firstname: '',
+  lastname: '',
+  email: '',
+  departmentId: null,
+  role: NEW_USER_DEFAULT_ROLE,
+};
+
+function payload(values: NewUserValues) {
+  return {
+    username: values.username,
+    firstname: values.firstname,
+    lastname: values.lastname,
+    email: values.email.trim() === '' ? null : values.email.trim(),
+    departmentId: values.departmentId,
+    role: values.role ?? NEW_USER_DEFAULT_ROLE,
+  };
+}
+
+export const ONE_TIME_PASSWORD_NOTICE =
+  'This password is shown only now: the server keeps no copy it could show again. Give it to the user in person or over a trusted channel. They must choose their own password when they first sign in.';
+
+/** Create a local account; its one-time password is shown once, then the dialog forgets it. */
+export function CreateUserModal({ opened, onClose }: { opened: boolean; onClose(): void }) {
+  const [created, setCreated] = useState<UserCreated | null>(null);
+  const close = () => {
+    setCreated(null);
+    onClose();
+  };
+  return (
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={created ? 'User created' : 'Create a user'}
+      size="lg"
+      centered
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      {opened &&
+        (created ? (
+          <OneTimePassword created={created} onDone={close} />
+        ) : (
+          <CreateUserForm onCancel={close} onCreated={setCreated} />
+        ))}
+    </Modal>
+  );
+}
+
+function CreateUserForm({
+  onCancel,
+  onCreated,
+}: {
+  onCancel(): void;
+  onCreated(created: UserCreated): void;
+}) {
+  const create = useCreateUser();
+  const roles = useRoles();
+  const departments = useDepartments();
+  const can = useCan();
+  const [serverError, setServerError] = useState<string | null>(null);
+
+  // Only the roles the signed-in user may give (core's grant rules, as the server applies them).
+  const allowed = new Set(
+    roles.data && can.subject ? grantableRoles(can.subject, null, registryOf(roles.data)) : [],
+  );
+  allowed.add(NEW_USER_DEFAULT_ROLE);
+  const options = roles.data
+    ? roleOptions(roles.data.filter((r) => allowed.has(r.id)))
+    : [{ value: NEW_USER_DEFAULT_ROLE, label: SYSTEM_ROLES[NEW_USER_DEFAULT_ROLE].displayName }];
+
+  const form = useForm<NewUserValues>({
+    initialValues: EMPTY,
+    validate: (values) => {
+      const parsed = UserCreateSchema.safeParse(payload(values));
+      if (parsed.success) return {};
+      const errors: Record<string, string> = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0];
+        if (typeof field === 'string' && !errors[field]) errors[field] = issue.message;
+      }
+      return errors;
+    },
+  });
+
+  const submit = async (values: NewUserValues) => {
+    setServerError(null);
+    try {
+      onCreated(await create.mutateAsync(UserCreateSchema.parse(payload(values))));
+    } catch (error) {
+      setServerError(errorMessage(error));
+    }
+  };
+
+  return (
+    <form onSubmit={form.onSubmit((v) => void submit(v))} noValidate>
+      <Stack gap="md">
+        <Text size="sm" c="dimmed">
+          A local account that signs in with a username and password. A one-time password is made
+          for it and shown once.
+        </Text>
+        {serverError && (
+          <Alert color="red" role="alert" title="Not created">
+            {serverError}
+          </Alert>
+        )}
+        <TextInput
+          label="Username"
+          description="Letters, digits and . _ - @; unique, whatever the case."
+          autoComplete="off"
+          withAsterisk
+          {...form.getInputProps('username')}
+        />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput label="First name" withAsterisk {...form.getInputProps('firstname')} />
+          <TextInput label="Last name" withAsterisk {...form.getInputProps('lastname')} />
+        </SimpleGrid>
+        <TextInput label="Email" type="email" {...form.getInputProps('email')} />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <Select
+            label="Department"
+            placeholder="No department"
+            clearable
+            searchable
+            data={(departments.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
+            {...form.getInputProps('departmentId')}
+          />
+          <Select
+            label="Role"
+            allowDeselect={false}
+            data={options}
+            disabled={roles.isPending}
+            {...form.getInputProps('role')}
+          />
+        </SimpleGrid>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={create.isPending}>
+            Create user
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function OneTimePassword({ created, onDone }: { created: UserCreated; onDone(): void }) {
+  const { user, oneTimePassword } = created;
+  return (
+    <Stack gap="md">
+      <Text size="sm">
+        {fullName(user) || user.username} can now sign in as <strong>{user.username}</strong> with
+        this one-time password.
+      </Text>
+      <Alert color="yellow" variant="light" title="Copy it now">
+        {ONE_TIME_PASSWORD_NOTICE}
+      </Alert>
+      <Group gap="xs" align="flex-end" wrap="nowrap">
+        <TextInput
+          label="One-time password"
+          value={oneTimePassword}
+          readOnly
+          variant="filled"
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+          style={{ flex: 1 }}
+          onFocus={(event) => event.currentTarget.select()}
+        />
+        <CopyButton value={oneTimePassword}>
+          {({ copied, copy }) => (
+            <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow>
+              <ActionIcon
+                variant="default"
+                size="lg"
+                onClick={copy}
+                aria-label={copied ? 'Password copied' : 'Copy the password'}
+                mb={4}
+              >
+                {copied ? (
+                  <IconCheck size={16} aria-hidden="true" />
+                ) : (
+                  <IconCopy size={16} aria-hidden="true" />
+                )}
+              </ActionIcon>
+            </Tooltip>
+          )}
+        </CopyButton>
+      </Group>
+      <Group justify="flex-end">
+        <Button
+          variant="default"
+          component={Link}
+          to={`/admin/users/${encodeURIComponent(user.id)}`}
+          onClick={onDone}
+        >
+          Open the user
+        </Button>
+        <Button onClick={onDone}>Done</Button>
+      </Group>
+    </Stack>
+  );
+}
