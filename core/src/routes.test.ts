@@ -1,8 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
+  ALL_PERMISSION_IDS,
   canSeeNavItem,
   checkRoute,
+  CONTEXT_ROLE_IDS,
+  findRoute,
   isPermissionId,
+  matchRoute,
   NAV_ITEMS,
   ownDepartmentAssignment,
   permissionsNamedByRoutes,
@@ -157,5 +162,143 @@ describe('navigation table (spec §2)', () => {
       'Home',
       'Departments',
     ]);
+  });
+});
+
+describe('matchRoute', () => {
+  it('matches paths of the table with their decoded parameters', () => {
+    expect(matchRoute('/departments/field-operations')).toEqual({
+      route: findRoute('/departments/:deptName'),
+      params: { deptName: 'field-operations' },
+    });
+    expect(matchRoute('/departments/caf%C3%A9%2Fbar?tab=1#top')?.params).toEqual({
+      deptName: 'café/bar',
+    });
+    expect(matchRoute('/wiki/create/')?.route.path).toBe('/wiki/create');
+    expect(matchRoute('/')?.route.path).toBe('/');
+    expect(matchRoute('/%61dmin')?.route.path).toBe('/admin');
+    expect(matchRoute('/departments/')?.route.path).toBe('/departments');
+    expect(matchRoute('/no-such-page')).toBeNull();
+    expect(matchRoute('/departments/a/b')).toBeNull();
+  });
+
+  it('takes a segment with malformed percent-encoding as written instead of throwing', () => {
+    expect(matchRoute('/departments/%')).toEqual({
+      route: findRoute('/departments/:deptName'),
+      params: { deptName: '%' },
+    });
+    expect(matchRoute('/departments/%E0%A4%A')?.params).toEqual({ deptName: '%E0%A4%A' });
+    expect(matchRoute('/departments/%zz%')?.params).toEqual({ deptName: '%zz%' });
+    expect(matchRoute('/%')).toBeNull();
+    expect(matchRoute('/departments/%D8%00')?.params).toEqual({ deptName: '%D8%00' });
+  });
+
+  it('stays linear on hostile paths (no quadratic trailing-slash trim)', () => {
+    const started = Date.now();
+    for (const path of [
+      `${'/'.repeat(200_000)}x`,
+      `/departments/${'%'.repeat(200_000)}`,
+      `/${'a/'.repeat(100_000)}`,
+      `/departments/${'%E0'.repeat(100_000)}`,
+    ]) {
+      expect(() => matchRoute(path)).not.toThrow();
+    }
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  // Characters that make URLs interesting: percent signs, separators, surrogates, controls.
+  const urlChar = fc.oneof(
+    fc.constantFrom('%', '/', '?', '#', '.', ':', '\\', '%2F', '%25', '%E0', '%C3%A9', '%zz'),
+    fc.constantFrom('\u0000', '\u202e', '\ud800', '\udc00', '\ud83d\ude00', 'é', ' ', '\n'),
+    fc.string({ unit: 'grapheme-ascii', maxLength: 3 }),
+    fc.integer({ min: 0, max: 255 }).map((n) => `%${n.toString(16).padStart(2, '0')}`),
+  );
+  const urlish = fc.oneof(
+    fc.array(urlChar, { maxLength: 40 }).map((parts) => parts.join('')),
+    fc
+      .tuple(fc.constantFrom(...ROUTES.map((r) => r.path)), fc.array(urlChar, { maxLength: 8 }))
+      .map(([path, extra]) => path.replace(/:\w+/g, extra.join('')) + extra.join('')),
+    fc.string({ unit: 'binary', maxLength: 200 }),
+    fc.string({ unit: 'binary-ascii', maxLength: 200 }),
+  );
+
+  it('never throws and returns a route of the table with string parameters (fuzz)', () => {
+    fc.assert(
+      fc.property(urlish, (path) => {
+        const matched = matchRoute(path);
+        if (matched === null) return;
+        expect(ROUTES).toContain(matched.route);
+        for (const value of Object.values(matched.params)) expect(typeof value).toBe('string');
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('agrees with decodeURIComponent wherever that succeeds (fuzz)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }), (name) => {
+        const encoded = encodeURIComponent(name.replace(/[\ud800-\udfff]/g, 'x'));
+        const matched = matchRoute(`/departments/${encoded}`);
+        expect(matched?.route.path).toBe('/departments/:deptName');
+        expect(matched?.params.deptName).toBe(decodeURIComponent(encoded));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  const anyString = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 30 }),
+    fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', '', '%', 'admin'),
+  );
+  const subject: fc.Arbitrary<AccessSubject> = fc.record({
+    id: anyString,
+    role: fc.oneof(fc.constantFrom(...SYSTEM_ROLE_IDS, 'super_admin'), anyString),
+    isSuperAdmin: fc.boolean(),
+    directPermissions: fc.array(fc.oneof(fc.constantFrom(...ALL_PERMISSION_IDS), anyString), {
+      maxLength: 3,
+    }),
+    contextAssignments: fc.array(
+      fc.record({
+        userId: anyString,
+        context: fc.oneof(
+          anyString.map((departmentId) => ({ type: 'department' as const, departmentId })),
+          anyString.map((courseId) => ({ type: 'course' as const, courseId })),
+          anyString.map((userId) => ({ type: 'user' as const, userId })),
+          fc.constant({ type: 'system' as const }),
+        ),
+        roles: fc.subarray([...CONTEXT_ROLE_IDS]),
+        directPermissions: fc.subarray([...ALL_PERMISSION_IDS], { maxLength: 3 }),
+        assignedBy: fc.constant('fuzz'),
+        assignedAt: fc.constant('2026-01-01T00:00:00.000Z'),
+        expiresAt: fc.option(fc.constantFrom('2025-01-01T00:00:00.000Z', 'not a date'), {
+          nil: null,
+        }),
+        isActive: fc.boolean(),
+      }),
+      { maxLength: 4 },
+    ),
+  });
+
+  it('checkRoute never throws on any route, parameters or subject (fuzz)', () => {
+    // Unknown roles are warned about (spec §5); thousands of them are noise here.
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    onTestFinished(() => warn.mockRestore());
+    fc.assert(
+      fc.property(
+        subject,
+        fc.constantFrom(...ROUTES),
+        fc.oneof(
+          fc.dictionary(anyString, anyString, { maxKeys: 4 }),
+          anyString.map((deptName) => ({ deptName })),
+          urlish.map((path) => matchRoute(path)?.params ?? {}),
+        ),
+        (s, route, params) => {
+          const decision = checkRoute(s, route, params);
+          expect(typeof decision.allowed).toBe('boolean');
+          if (!decision.allowed) expect(typeof decision.reason).toBe('string');
+        },
+      ),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -48,7 +48,7 @@ const admin = (path: string, title: string): RouteDef => ({
   built: false,
 });
 
-/** Every route of spec §2, plus the two pages DESIGN.md adds (/learning-management, /learning/logout). */
+/** Every route of spec §2, plus /learning-management and /learning/logout (docs/spec-readings.md). */
 export const ROUTES: readonly RouteDef[] = [
   { path: '/login', title: 'Sign in', access: 'public', built: true },
   { path: '/learning/logout', title: 'Signing out', access: 'public', built: true },
@@ -237,26 +237,53 @@ export function resolveScope(
   }
 }
 
+/** A path segment decoded; one with malformed percent-encoding (`%`, `%zz`, `%E0%A4%A`) as written. */
+function decodeSegment(segment: string): string {
+  if (!segment.includes('%')) return segment;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    // React Router matches such a path as written too (its decodePath), so the simulator and the
+    // browser's route guard agree; throwing here was a 500 on the server (issue 7, item 6).
+    return segment;
+  }
+}
+
+const MAX_ROUTE_SEGMENTS = Math.max(...ROUTES.map((r) => r.path.split('/').length));
+
+/** `path` without its trailing slashes (a loop: `/\/+$/` is quadratic on `//…//x`). */
+function trimTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 47 /* '/' */) end--;
+  return path.slice(0, end);
+}
+
 /**
  * The route of the table a path belongs to and its parameters (`/departments/field-operations`
  * → the `/departments/:deptName` route with `deptName`), or null for a path the app does not have.
+ * Never throws, whatever the string: segments are percent-decoded where they can be and taken as
+ * written where they cannot, and the work is linear in the length of the path.
  */
 export function matchRoute(
   pathname: string,
 ): { route: RouteDef; params: Record<string, string> } | null {
-  const path = pathname.split(/[?#]/)[0]?.replace(/\/+$/, '') || '/';
+  const end = pathname.search(/[?#]/);
+  const path = trimTrailingSlashes(end === -1 ? pathname : pathname.slice(0, end)) || '/';
   const parts = path.split('/');
+  // No route has more than a handful of segments: longer paths need no decoding to be refused.
+  if (parts.length > MAX_ROUTE_SEGMENTS) return null;
+  const decoded = parts.map(decodeSegment);
   for (const route of ROUTES) {
     const pattern = route.path.split('/');
-    if (pattern.length !== parts.length) continue;
+    if (pattern.length !== decoded.length) continue;
     const params: Record<string, string> = {};
     let ok = true;
     for (let i = 0; i < pattern.length && ok; i++) {
       const want = pattern[i] as string;
-      const got = parts[i] as string;
+      const got = decoded[i] as string;
       if (want.startsWith(':')) {
         if (got === '') ok = false;
-        else params[want.slice(1)] = decodeURIComponent(got);
+        else params[want.slice(1)] = got;
       } else if (want !== got) ok = false;
     }
     if (ok) return { route, params };
