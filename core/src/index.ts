@@ -1,4 +1,6 @@
 /** Learning Hub core: isomorphic model, tables, contracts, errors and constants. */
+// First: zod must be configured before any schema below is built (see zod-config.ts).
+import './zod-config';
 export * from './access';
 export * from './routes';
 export * from './errors';

@@ -49,3 +49,30 @@ test('dev mode: a sign-in attempt is refused with the spec text', async ({ reque
     error: 'Authentication is disabled in development mode',
   });
 });
+
+test("dev mode: the developer's profile saves, and the page says it has no password", async ({
+  page,
+}) => {
+  await page.goto('/profile-settings');
+  await expect(page.getByRole('heading', { level: 1, name: 'Profile Settings' })).toBeVisible();
+  await expect(
+    page.getByText(
+      'You are signed in as the built-in developer account of dev mode. It has no password, so there is nothing to change here.',
+    ),
+  ).toBeVisible();
+  await expect(page.getByLabel(/^Current password/)).toHaveCount(0);
+
+  await page.getByLabel(/^Last name/).fill('Tester');
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  await expect(page.getByText('Your profile has been saved.')).toBeVisible();
+  await expect(page.getByText('User not authenticated')).toHaveCount(0);
+  await page.reload();
+  await expect(
+    page.getByRole('button', { name: 'Account menu for Developer Tester' }),
+  ).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  // Put it back for the other dev-mode tests.
+  await page.getByLabel(/^Last name/).fill('Admin');
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  await expect(page.getByText('Your profile has been saved.').first()).toBeVisible();
+});

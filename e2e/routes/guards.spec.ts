@@ -98,7 +98,9 @@ async function expectOutcome(page: Page, path: string, url: string, outcome: Out
   await expect(page.getByRole('heading', { level: 1, name: 'Access Denied' })).toHaveCount(0);
 }
 
+// These walk all the spec's routes in one test, a full page load each: they get triple time.
 test('routes: anonymous visitors are sent to /login with the page remembered', async ({ page }) => {
+  test.slow();
   for (const { url } of Object.values(TABLE)) {
     await page.goto(url);
     await expect(page).toHaveURL(`/login?next=${encodeURIComponent(url)}`);
@@ -108,6 +110,7 @@ test('routes: anonymous visitors are sent to /login with the page remembered', a
 
 for (const role of ['student', 'instructor', 'admin'] as SystemRoleId[]) {
   test(`routes: ${role} gets exactly the spec's outcome on every route`, async ({ page }) => {
+    test.slow();
     await signInAsRole(page, role);
     for (const [path, row] of Object.entries(TABLE)) {
       await test.step(`${row.url} → ${row[role]}`, async () => {

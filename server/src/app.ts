@@ -16,6 +16,7 @@ import type { ChangeTracker } from './db/change-tracker';
 import adminAccessRoutes from './features/admin-access/routes';
 import adminRolesRoutes from './features/admin-roles/routes';
 import adminUsersRoutes from './features/admin-users/routes';
+import manageUsersRoutes from './features/admin-users/manage-routes';
 import adminAuthRoutes from './features/admin-auth/routes';
 import providerRoutes from './features/auth/provider-routes';
 import authRoutes from './features/auth/routes';
@@ -25,7 +26,12 @@ import healthRoutes from './features/health/routes';
 import { AccessService } from './access/access-service';
 import { ensureDevUser } from './auth/dev-user';
 import accessPlugin from './plugins/access';
-import errorsPlugin, { sendError } from './plugins/errors';
+import errorsPlugin, {
+  clientErrorHandler,
+  createFrameworkErrorHandler,
+  createHttpsCheck,
+  sendError,
+} from './plugins/errors';
 import securityHeaders from './plugins/security-headers';
 import { serializerCompiler } from './plugins/serializer';
 
@@ -67,7 +73,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // A hop count is valid at run time though Fastify's types omit it.
     trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
     bodyLimit: config.bodyLimit,
-    return503OnClosing: true,
+    // Answers the framework would give in its own shape and without the security headers: bad
+    // URLs, over-long parameters, requests the HTTP parser refuses, requests while closing (the
+    // errors plugin answers those with a 503 of ours).
+    frameworkErrors: createFrameworkErrorHandler(createHttpsCheck(config.trustProxy)),
+    clientErrorHandler,
+    return503OnClosing: false,
     routerOptions: { maxParamLength: 200 },
   });
   // The API speaks JSON only: other bodies get a clear 415 instead of a confusing 400.
@@ -79,8 +90,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     done();
   });
 
-  await app.register(errorsPlugin);
+  // Headers first: every later hook may end the request with an error.
   await app.register(securityHeaders);
+  await app.register(errorsPlugin);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) =>
@@ -115,6 +127,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(courseRoutes, { db, now });
   await app.register(departmentRoutes, { db, now });
   await app.register(adminUsersRoutes, { db, now });
+  await app.register(manageUsersRoutes, { db, now });
   await app.register(adminRolesRoutes, { db, now });
   await app.register(adminAccessRoutes, { db, now });
 

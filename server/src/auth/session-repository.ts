@@ -29,6 +29,19 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/**
+ * Most live sessions one user may have. A sign-in beyond it ends the user's oldest live sessions,
+ * so that stolen or forgotten tokens do not pile up without bound.
+ */
+export const MAX_LIVE_SESSIONS_PER_USER = 20;
+
+/**
+ * Opens a session, and ends the user's oldest live sessions beyond MAX_LIVE_SESSIONS_PER_USER
+ * (revoked with reason `session_limit`) in the same transaction. The transaction first writes
+ * the user's row, which PostgreSQL then keeps locked until commit (SQLite holds its one write
+ * lock): parallel sign-ins of one user take turns, so each sees the sessions the others opened
+ * and the limit is exact.
+ */
 export async function createSession(
   db: Db,
   input: {
@@ -39,7 +52,7 @@ export async function createSession(
     ipAddress: string | null;
     userAgent: string | null;
   },
-): Promise<{ token: string; session: SessionRecord }> {
+): Promise<{ token: string; session: SessionRecord; ended: number }> {
   const token = newToken();
   const session: SessionRecord = {
     id: randomUUID(),
@@ -52,23 +65,52 @@ export async function createSession(
     ipAddress: input.ipAddress,
     userAgent: input.userAgent ? input.userAgent.slice(0, 512) : null,
   };
-  await db
-    .insertInto('sessions')
-    .values({
-      id: session.id,
-      token_hash: hashToken(token),
-      user_id: session.userId,
-      method: session.method,
-      created_at: session.createdAt,
-      expires_at: session.expiresAt,
-      last_used_at: session.lastUsedAt,
-      revoked_at: null,
-      revoked_reason: null,
-      ip_address: session.ipAddress,
-      user_agent: session.userAgent,
-    })
-    .execute();
-  return { token, session };
+  const now = session.createdAt;
+  const ended = await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('users')
+      .set((eb) => ({ id: eb.ref('id') }))
+      .where('id', '=', session.userId)
+      .execute();
+    await trx
+      .insertInto('sessions')
+      .values({
+        id: session.id,
+        token_hash: hashToken(token),
+        user_id: session.userId,
+        method: session.method,
+        created_at: session.createdAt,
+        expires_at: session.expiresAt,
+        last_used_at: session.lastUsedAt,
+        revoked_at: null,
+        revoked_reason: null,
+        ip_address: session.ipAddress,
+        user_agent: session.userAgent,
+      })
+      .execute();
+    // The new session and the newest others up to the limit stay; the rest end.
+    const othersKept = trx
+      .selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', session.userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .where('id', '!=', session.id)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(MAX_LIVE_SESSIONS_PER_USER - 1);
+    const result = await trx
+      .updateTable('sessions')
+      .set({ revoked_at: now, revoked_reason: 'session_limit' })
+      .where('user_id', '=', session.userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .where('id', '!=', session.id)
+      .where('id', 'not in', othersKept)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  });
+  return { token, session, ended };
 }
 
 const sessionByTokenHash = prepareQuery(1, (db: Db, tokenHash: string) =>

@@ -22,7 +22,9 @@ describe.skipIf(!available)(`admin command line (${TEST_DB_KIND})`, () => {
   afterEach(async () => {
     await ctx.close();
   });
-  const run = (...args: string[]) => runAdminCommand(ctx.database.db, args);
+  // On the test clock, like the sessions the tests sign in with.
+  const run = (...args: string[]) =>
+    runAdminCommand(ctx.database.db, args, new Date(ctx.clock.now()));
 
   it('creates the first admin, who can then sign in', async () => {
     const out = await run(
@@ -163,6 +165,69 @@ describe.skipIf(!available)(`admin command line (${TEST_DB_KIND})`, () => {
       targetUsername: 'student',
       roleId: 'field-trainer',
     });
+  });
+
+  it('creates, deactivates and reactivates through the same domain as the admin area, audited', async () => {
+    await run(
+      'user',
+      'create',
+      '--username',
+      'only-admin',
+      '--role',
+      'admin',
+      '--firstname',
+      'Only',
+      '--lastname',
+      'Admin',
+      '--password',
+      'bootstrap the hub',
+    );
+    const out = await run(
+      'user',
+      'create',
+      '--username',
+      'crew',
+      '--role',
+      'student',
+      '--firstname',
+      'Crew',
+      '--lastname',
+      'Member',
+    );
+    const password = /one-time password: (\S+)/.exec(out)?.[1] as string;
+    await signIn(ctx.app, 'crew', password);
+    await expect(
+      run(
+        'user',
+        'create',
+        '--username',
+        'CREW',
+        '--role',
+        'student',
+        '--firstname',
+        'C',
+        '--lastname',
+        'M',
+      ),
+    ).rejects.toThrow('A user named "CREW" already exists.');
+
+    // The last active admin stays, whoever asks.
+    await expect(run('user', 'deactivate', 'only-admin')).rejects.toThrow(
+      'At least one active admin must remain.',
+    );
+    expect(await run('user', 'deactivate', 'crew')).toBe(
+      '"crew" is deactivated; ended 1 active session(s).',
+    );
+    expect(await run('user', 'activate', 'crew')).toBe('"crew" is active again.');
+
+    const { entries } = await listAccessAudit(ctx.database.db, { offset: 0, limit: 10 });
+    expect(entries.map((e) => [e.action, e.targetUsername, e.actorUsername])).toEqual([
+      ['user.reactivate', 'crew', 'operator (command line)'],
+      ['user.deactivate', 'crew', 'operator (command line)'],
+      ['user.create', 'crew', 'operator (command line)'],
+      ['user.create', 'only-admin', 'operator (command line)'],
+    ]);
+    expect(JSON.stringify(entries)).not.toContain(password);
   });
 
   it('explains bad usage', async () => {

@@ -13,19 +13,30 @@
  * Without a password option a strong random one is generated, printed once, and flagged so the
  * user must change it at first sign-in. New passwords follow the same policy as the UI.
  */
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { isSystemRoleId, SYSTEM_ROLE_IDS } from '@learning-hub/core';
-import { listCustomRoles, recordAccessAudit } from '../access/access-repository';
-import { hashPassword, passwordPolicyProblem } from '../auth/passwords';
+import {
+  AppError,
+  departmentName,
+  identityCharacters,
+  personName,
+  SYSTEM_ROLE_IDS,
+} from '@learning-hub/core';
+import type { z } from 'zod';
+import { recordAccessAudit } from '../access/access-repository';
+import {
+  createLocalAccount,
+  generateOneTimePassword,
+  requireKnownRole,
+  setAccountActive,
+  type AuditActor,
+} from '../auth/account-management';
+import { hashPassword, passwordPolicyProblem, type PasswordOwner } from '../auth/passwords';
 import { revokeUserSessions } from '../auth/session-repository';
 import {
   createDepartment,
-  createUser,
   findDepartment,
   findUserByUsername,
   listUsers,
-  setActive,
   setPasswordHash,
   setRole,
 } from '../auth/user-repository';
@@ -53,29 +64,43 @@ async function readStdin(): Promise<string> {
 
 async function choosePassword(
   values: { password?: string; 'password-stdin'?: boolean; 'must-change'?: boolean },
-  username: string,
+  owner: PasswordOwner,
 ): Promise<{ password: string; generated: boolean; mustChange: boolean }> {
   let password = values.password;
   if (values['password-stdin']) password = await readStdin();
   if (password === undefined) {
-    return { password: randomBytes(15).toString('base64url'), generated: true, mustChange: true };
+    return { password: generateOneTimePassword(), generated: true, mustChange: true };
   }
-  const problem = passwordPolicyProblem(password, username);
+  const problem = passwordPolicyProblem(password, owner);
   if (problem) throw new UsageError(problem);
   return { password, generated: false, mustChange: values['must-change'] === true };
+}
+
+/** A name given on the command line, checked and normalised as the API does, else a usage error. */
+function identityArg(schema: z.ZodType<string, string>, value: string): string {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new UsageError(result.error.issues[0]?.message ?? 'Invalid value.');
+  return result.data;
 }
 
 /** How the audit trail names changes made with this command line. */
 const OPERATOR = 'operator (command line)';
 
-/** A system role or one of the custom roles stored in the database. */
-async function requireRole(db: Db, role: string): Promise<void> {
-  if (isSystemRoleId(role)) return;
-  const custom = await listCustomRoles(db);
-  if (custom.some((r) => r.id === role)) return;
-  const known = [...SYSTEM_ROLE_IDS, ...custom.map((r) => r.id)].join(', ');
-  throw new UsageError(`Unknown role "${role}"; use one of ${known}.`);
+/** The operator as the actor of audit entries. */
+const OPERATOR_ACTOR: AuditActor = { actorId: null, actorUsername: OPERATOR };
+
+/** The domain's refusals (unknown role, name taken, last admin) are usage errors here. */
+async function asUsage<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AppError && error.status < 500) throw new UsageError(error.message);
+    throw error;
+  }
 }
+
+/** A system role or one of the custom roles stored in the database. */
+const requireRole = (db: Db, role: string) => asUsage(() => requireKnownRole(db, role));
 
 async function requireUser(db: Db, username: string | undefined) {
   if (!username) throw new UsageError('A username is required.');
@@ -106,39 +131,56 @@ export async function runAdminCommand(db: Db, argv: string[], now = new Date()):
 
   switch (command) {
     case 'create': {
-      const { username, role, firstname, lastname } = values;
-      if (!username || !role || !firstname || !lastname) {
+      const { username, role } = values;
+      if (!username || !role || !values.firstname || !values.lastname) {
         throw new UsageError('create needs --username, --role, --firstname and --lastname.');
       }
+      // The same name rules as the API: no control or bidirectional characters, NFC.
+      identityArg(identityCharacters('Username'), username);
+      const firstname = identityArg(personName('First name'), values.firstname);
+      const lastname = identityArg(personName('Last name'), values.lastname);
+      const department =
+        values.department === undefined
+          ? undefined
+          : identityArg(departmentName(), values.department);
       await requireRole(db, role);
       if (await findUserByUsername(db, username)) {
         throw new UsageError(`A user named "${username}" already exists.`);
       }
       let departmentId: string | null = null;
-      if (values.department) {
-        const department =
-          (await findDepartment(db, values.department)) ??
-          (await createDepartment(db, { name: values.department }, at));
-        departmentId = department.id;
+      if (department) {
+        const found =
+          (await findDepartment(db, department)) ??
+          (await createDepartment(db, { name: department }, at));
+        departmentId = found.id;
       }
-      const chosen = await choosePassword(values, username);
-      await createUser(
-        db,
-        {
-          username,
-          role,
-          firstname,
-          lastname,
-          email: values.email ?? null,
-          departmentId,
-          passwordHash: await hashPassword(chosen.password),
-          isDefaultPassword: chosen.generated,
-          mustChangePassword: chosen.mustChange,
-        },
-        at,
+      const chosen = await choosePassword(values, {
+        username,
+        firstname,
+        lastname,
+        email: values.email ?? null,
+      });
+      const { oneTimePassword } = await asUsage(() =>
+        createLocalAccount(
+          db,
+          {
+            username,
+            role,
+            firstname,
+            lastname,
+            email: values.email ?? null,
+            departmentId,
+            // Without a password option the domain makes the one-time password itself.
+            ...(chosen.generated
+              ? {}
+              : { password: { value: chosen.password, mustChange: chosen.mustChange } }),
+          },
+          OPERATOR_ACTOR,
+          at,
+        ),
       );
-      return chosen.generated
-        ? `Created ${role} "${username}" with the one-time password: ${chosen.password}\n` +
+      return oneTimePassword
+        ? `Created ${role} "${username}" with the one-time password: ${oneTimePassword}\n` +
             'They must change it at first sign-in.'
         : `Created ${role} "${username}".`;
     }
@@ -162,7 +204,7 @@ export async function runAdminCommand(db: Db, argv: string[], now = new Date()):
     }
     case 'set-password': {
       const user = await requireUser(db, rest[0]);
-      const chosen = await choosePassword(values, user.username);
+      const chosen = await choosePassword(values, user);
       await setPasswordHash(
         db,
         user.id,
@@ -178,13 +220,14 @@ export async function runAdminCommand(db: Db, argv: string[], now = new Date()):
     }
     case 'deactivate': {
       const user = await requireUser(db, rest[0]);
-      await setActive(db, user.id, false, at);
-      const ended = await revokeUserSessions(db, user.id, at, 'deactivated');
-      return `"${user.username}" is deactivated; ended ${ended} active session(s).`;
+      const { endedSessions } = await asUsage(() =>
+        setAccountActive(db, user, false, OPERATOR_ACTOR, at),
+      );
+      return `"${user.username}" is deactivated; ended ${endedSessions} active session(s).`;
     }
     case 'activate': {
       const user = await requireUser(db, rest[0]);
-      await setActive(db, user.id, true, at);
+      await asUsage(() => setAccountActive(db, user, true, OPERATOR_ACTOR, at));
       return `"${user.username}" is active again.`;
     }
     case 'list': {

@@ -2,6 +2,7 @@ import {
   createTheme,
   Modal,
   Notification,
+  Table,
   type CSSVariablesResolver,
   type MantineColorsTuple,
 } from '@mantine/core';
@@ -38,6 +39,11 @@ export const theme = createTheme({
     Notification: Notification.extend({
       defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
       styles: { description: { color: 'var(--mantine-color-dimmed)' } },
+    }),
+    // A table wider than a phone scrolls sideways: its scroll area takes keyboard focus so it can
+    // be scrolled with the arrow keys (axe: scrollable-region-focusable).
+    TableScrollContainer: Table.ScrollContainer.extend({
+      defaultProps: { scrollAreaProps: { viewportProps: { tabIndex: 0 } } },
     }),
   },
 });

@@ -209,6 +209,8 @@ export const api = {
     apiRequest(path, schema, { ...options, method: 'POST', body }),
   put: <T>(path: string, body: unknown, schema: z.ZodType<T> | null, options?: RequestOptions) =>
     apiRequest(path, schema, { ...options, method: 'PUT', body }),
+  patch: <T>(path: string, body: unknown, schema: z.ZodType<T> | null, options?: RequestOptions) =>
+    apiRequest(path, schema, { ...options, method: 'PATCH', body }),
   delete: <T>(path: string, schema: z.ZodType<T> | null, options?: RequestOptions) =>
     apiRequest(path, schema, { ...options, method: 'DELETE' }),
 };

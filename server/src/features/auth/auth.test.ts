@@ -1,7 +1,14 @@
 import { SESSION_LIFETIME_MS } from '@learning-hub/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listAuthEvents } from '../../auth/auth-event-repository';
+import {
+  listAuthEvents,
+  listClientReports,
+  pruneClientReports,
+} from '../../auth/auth-event-repository';
 import { THROTTLE_POLICIES } from '../../auth/throttle';
+import { listActiveSessions, MAX_LIVE_SESSIONS_PER_USER } from '../../auth/session-repository';
+import { findUserById } from '../../auth/user-repository';
+import { CLIENT_REPORT_LIMITS } from './routes';
 import {
   bearer,
   createTestApp,
@@ -190,16 +197,82 @@ describe.skipIf(!available)(`auth API (${TEST_DB_KIND})`, () => {
     });
   });
 
-  describe('throttling', () => {
-    const { threshold } = THROTTLE_POLICIES.account;
+  describe('every sign-in attempt is recorded', () => {
+    const post = (url: string, payload: object) =>
+      ctx.app.inject({ method: 'POST', url, payload, remoteAddress: '203.0.113.9' });
+    const eventsOf = (username: string) => listAuthEvents(ctx.database.db, { username });
 
-    it('slows down an account after a handful of failures, then lets its owner back in', async () => {
+    it('records an attempt with an unknown method, under the name asked for', async () => {
+      const res = await post('/api/auth/kerberos', { username: 'kim', password: 'x' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe('Invalid authentication method configured');
+      expect(await eventsOf('kim')).toEqual([
+        expect.objectContaining({
+          source: 'server',
+          event: 'login_failure',
+          authMethod: 'kerberos',
+          success: false,
+          error: 'Invalid authentication method configured',
+          address: '203.0.113.9',
+        }),
+      ]);
+      await post('/api/auth/radius', { credentials: { username: 'kim', password: 'x' } });
+      expect((await eventsOf('kim')).map((e) => e.authMethod).sort()).toEqual([
+        'kerberos',
+        'radius',
+      ]);
+    });
+
+    it('records attempts refused before any method ran, with the answer given', async () => {
+      await post('/api/auth/local', { username: 'val', password: '' });
+      await post('/api/auth/ldap', { credentials: { username: 'val', password: 'x' } });
+      const events = await eventsOf('val');
+      expect(events.map((e) => [e.authMethod, e.event, e.success]).sort()).toEqual([
+        ['ldap', 'login_failure', false],
+        ['local', 'login_failure', false],
+      ]);
+      expect(events.find((e) => e.authMethod === 'local')?.error).toBe('Password is required');
+    });
+
+    it('records a name it cannot store as no name, and still answers', async () => {
+      const res = await post('/api/auth/kerberos', { username: 'a\u0000b', password: 'x' });
+      expect(res.statusCode).toBe(400);
+      const [event] = await listAuthEvents(ctx.database.db, { limit: 1 });
+      expect(event).toMatchObject({ authMethod: 'kerberos', username: null, success: false });
+    });
+
+    it('records attempts made while authentication is disabled (dev mode)', async () => {
+      const dev = await createTestApp({ env: { DEV_MODE: 'true' } });
+      try {
+        for (const url of ['/api/auth/local', '/api/auth/kerberos']) {
+          const res = await dev.app.inject({
+            method: 'POST',
+            url,
+            payload: { username: 'devuser', password: 'x' },
+          });
+          expect(res.json().error).toBe('Authentication is disabled in development mode');
+        }
+        const events = await listAuthEvents(dev.database.db, { username: 'devuser' });
+        expect(events.map((e) => [e.authMethod, e.error]).sort()).toEqual([
+          ['kerberos', 'Authentication is disabled in development mode'],
+          ['local', 'Authentication is disabled in development mode'],
+        ]);
+      } finally {
+        await dev.close();
+      }
+    });
+  });
+
+  describe('throttling', () => {
+    const { threshold } = THROTTLE_POLICIES.pair;
+
+    it('slows down one address guessing at an account, not its owner elsewhere', async () => {
       const { password } = await createTestUser(ctx, { username: 'target' });
       for (let i = 0; i < threshold; i++) {
-        expect((await login('target', `guess ${i}`, `198.51.100.${i}`)).statusCode).toBe(401);
+        expect((await login('target', `guess ${i}`, '198.51.100.1')).statusCode).toBe(401);
       }
-      // Even the right password waits: the answer must not reveal whether a guess was right.
-      const blocked = await login('target', password, '198.51.100.99');
+      // Even the right password waits there: the answer must not reveal whether a guess was right.
+      const blocked = await login('target', password, '198.51.100.1');
       expect(blocked.statusCode).toBe(429);
       expect(blocked.headers['retry-after']).toBe('1');
       expect(blocked.json()).toMatchObject({
@@ -208,33 +281,109 @@ describe.skipIf(!available)(`auth API (${TEST_DB_KIND})`, () => {
         retryAfter: 1,
         error: 'Too many failed sign-in attempts. Try again in 1 seconds.',
       });
+      // The owner, from another address, is not held back.
+      expect((await login('target', password, '198.51.100.2')).statusCode).toBe(200);
 
-      // Each further failure doubles the wait.
+      // Each further failure from the guessing address doubles its wait.
       ctx.clock.advance(1000);
-      expect((await login('target', 'guess again', '198.51.100.50')).statusCode).toBe(401);
-      expect((await login('target', password, '198.51.100.51')).json().retryAfter).toBe(2);
+      expect((await login('target', 'guess again', '198.51.100.1')).statusCode).toBe(401);
+      expect((await login('target', password, '198.51.100.1')).json().retryAfter).toBe(2);
 
       ctx.clock.advance(2000);
-      expect((await login('target', password)).statusCode).toBe(200);
-      // Success cleared the account's counter.
-      expect((await login('target', 'one more typo')).statusCode).toBe(401);
-      expect((await login('target', password)).statusCode).toBe(200);
+      expect((await login('target', password, '198.51.100.1')).statusCode).toBe(200);
+      // Success there cleared that address's count for the account.
+      expect((await login('target', 'one more typo', '198.51.100.1')).statusCode).toBe(401);
+      expect((await login('target', password, '198.51.100.1')).statusCode).toBe(200);
     });
 
-    it('never locks the legitimate user out for long', async () => {
-      const { password } = await createTestUser(ctx, { username: 'patient' });
-      for (let i = 0; i < 40; i++) {
-        await login('patient', `guess ${i}`, `192.0.2.${i}`);
-        ctx.clock.advance(THROTTLE_POLICIES.account.maxDelayMs);
+    it('never lets one attacking address lock the owner out, however it paces its guesses', async () => {
+      const { password } = await createTestUser(ctx, { username: 'owner' });
+      const attacker = '203.0.113.99';
+      let guesses = 0;
+      // The fastest pace the limits allow one address: a burst, a few delayed guesses, then a
+      // quiet window so that its counters start again; for three hours.
+      for (let cycle = 0; cycle < 9; cycle++) {
+        for (let tries = 0; tries < threshold + 8;) {
+          const res = await login('owner', `guess ${guesses}`, attacker);
+          if (res.statusCode === 401) {
+            guesses += 1;
+            tries += 1;
+          } else {
+            expect(res.statusCode).toBe(429);
+            ctx.clock.advance(res.json().retryAfter * 1000);
+          }
+        }
+        expect((await login('owner', password, `192.0.2.${cycle}`)).statusCode).toBe(200);
+        ctx.clock.advance(THROTTLE_POLICIES.pair.windowMs + 1000);
       }
-      expect((await login('patient', 'last guess', '192.0.2.199')).statusCode).toBe(401);
-      const wait = await login('patient', 'guess', '192.0.2.200');
-      expect(wait.statusCode).toBe(429);
-      expect(wait.json().retryAfter).toBeLessThanOrEqual(
-        THROTTLE_POLICIES.account.maxDelayMs / 1000,
-      );
-      ctx.clock.advance(THROTTLE_POLICIES.account.maxDelayMs);
-      expect((await login('patient', password, '192.0.2.201')).statusCode).toBe(200);
+      expect(guesses).toBeGreaterThan(THROTTLE_POLICIES.account.threshold);
+      expect((await login('owner', password, '192.0.2.200')).statusCode).toBe(200);
+    }, 60_000);
+
+    it('holds every address back once a distributed attack reaches the account-wide limit', async () => {
+      const { password } = await createTestUser(ctx, { username: 'besieged' });
+      const { threshold: limit } = THROTTLE_POLICIES.account;
+      for (let i = 0; i < limit; i++) {
+        const from = `10.9.${Math.floor(i / 200)}.${i % 200}`;
+        expect((await login('besieged', `guess ${i}`, from)).statusCode).toBe(401);
+      }
+      const held = await login('besieged', password, '192.0.2.1');
+      expect(held.statusCode).toBe(429);
+      expect(held.json().retryAfter).toBe(1);
+      ctx.clock.advance(1000);
+      const back = await login('besieged', password, '192.0.2.1');
+      expect(back.statusCode).toBe(200);
+      expect(back.json().failedAttempts).toEqual({
+        count: limit + 1,
+        lastAt: new Date(ctx.clock.now() - 1000).toISOString(),
+      });
+      // The window is fixed: an hour after its first failure the count starts again.
+      ctx.clock.advance(THROTTLE_POLICIES.account.windowMs);
+      expect((await login('besieged', 'a typo', '192.0.2.1')).statusCode).toBe(401);
+      expect((await login('besieged', password, '192.0.2.1')).statusCode).toBe(200);
+    });
+
+    it('counts every spelling of a name (case, full-width forms) as one account', async () => {
+      const { password } = await createTestUser(ctx, { username: 'tuser10' });
+      const spellings = ['TUSER10', 'ｔｕｓｅｒ１０', 'TUser10', 'ＴＵＳＥＲ１０', 'tuser10'];
+      for (const name of spellings) {
+        expect((await login(name, 'wrong', '198.51.100.77')).statusCode).toBe(401);
+      }
+      expect((await login('Tuser10', password, '198.51.100.77')).statusCode).toBe(429);
+      const elsewhere = await login('ｔｕｓｅｒ１０', password, '198.51.100.78');
+      expect(elsewhere.statusCode).toBe(200);
+      expect(elsewhere.json().failedAttempts.count).toBe(spellings.length + 1);
+    });
+
+    it('tells the owner of the failed attempts since their previous sign-in, once', async () => {
+      const { password } = await createTestUser(ctx, { username: 'noticed' });
+      const first = await login('noticed', password);
+      expect(first.statusCode).toBe(200);
+      expect(first.json()).not.toHaveProperty('failedAttempts');
+
+      ctx.clock.advance(60_000);
+      await login('noticed', 'wrong 1', '203.0.113.5');
+      ctx.clock.advance(60_000);
+      await login('NOTICED', 'wrong 2', '203.0.113.6');
+      const lastAt = new Date(ctx.clock.now()).toISOString();
+      await login('someone-else', 'wrong', '203.0.113.6');
+      ctx.clock.advance(60_000);
+
+      const second = await login('noticed', password);
+      expect(second.json().failedAttempts).toEqual({ count: 2, lastAt });
+      ctx.clock.advance(60_000);
+      const third = await login('noticed', password);
+      expect(third.json()).not.toHaveProperty('failedAttempts');
+    });
+
+    it('counts IPv6 clients by their /64 network', async () => {
+      const { password } = await createTestUser(ctx, { username: 'six' });
+      for (let i = 0; i < threshold; i++) {
+        const from = `2001:db8:1:2:${i}::${i + 1}`;
+        expect((await login('six', `guess ${i}`, from)).statusCode).toBe(401);
+      }
+      expect((await login('six', password, '2001:db8:1:2:ffff::9')).statusCode).toBe(429);
+      expect((await login('six', password, '2001:db8:1:3::1')).statusCode).toBe(200);
     });
 
     it('slows down one client address spraying many accounts, not the others', async () => {
@@ -244,6 +393,88 @@ describe.skipIf(!available)(`auth API (${TEST_DB_KIND})`, () => {
       }
       expect((await login('bystander', password, '203.0.113.66')).statusCode).toBe(429);
       expect((await login('bystander', password, '203.0.113.67')).statusCode).toBe(200);
+    });
+
+    describe('parallel attempts', () => {
+      const N = 120;
+      const count = (responses: { statusCode: number }[], status: number) =>
+        responses.filter((r) => r.statusCode === status).length;
+
+      it('verifies no more guesses than the account allows when they all arrive at once', async () => {
+        const { password } = await createTestUser(ctx, { username: 'racer' });
+        // The right password comes last: by then the limit is used up, so it must not get in.
+        const responses = await Promise.all(
+          Array.from({ length: N }, (_, i) =>
+            login('racer', i === N - 1 ? password : `guess ${i}`, '203.0.113.10'),
+          ),
+        );
+        expect(count(responses, 401)).toBe(threshold);
+        expect(count(responses, 429)).toBe(N - threshold);
+        expect(responses[N - 1]?.statusCode).toBe(429);
+      });
+
+      it('holds the account limit against many addresses with one guess each', async () => {
+        const { password } = await createTestUser(ctx, { username: 'swarmed' });
+        const limit = THROTTLE_POLICIES.account.threshold;
+        const responses = await Promise.all(
+          Array.from({ length: N }, (_, i) =>
+            login(
+              'swarmed',
+              i === N - 1 ? password : `guess ${i}`,
+              `10.${Math.floor(i / 250)}.${i % 250}.7`,
+            ),
+          ),
+        );
+        expect(count(responses, 401)).toBe(limit);
+        expect(count(responses, 429)).toBe(N - limit);
+        expect(responses[N - 1]?.statusCode).toBe(429);
+      });
+
+      it('holds the address limit against one address spraying many accounts at once', async () => {
+        const { password } = await createTestUser(ctx, { username: 'sprayed-last' });
+        const limit = THROTTLE_POLICIES.address.threshold;
+        const M = 3 * limit;
+        const responses = await Promise.all(
+          Array.from({ length: M }, (_, i) =>
+            i === M - 1
+              ? login('sprayed-last', password, '203.0.113.20')
+              : login(`spray${i}`, 'Winter2026!', '203.0.113.20'),
+          ),
+        );
+        expect(count(responses, 401)).toBe(limit);
+        expect(count(responses, 429)).toBe(M - limit);
+        expect(responses[M - 1]?.statusCode).toBe(429);
+      });
+
+      it('counts wrong current passwords of a password change before checking them', async () => {
+        const { password } = await createTestUser(ctx, { username: 'changer' });
+        const token = await signIn(ctx.app, 'changer', password);
+        const responses = await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            ctx.app.inject({
+              method: 'POST',
+              url: '/api/auth/change-password',
+              headers: bearer(token),
+              payload: { currentPassword: `guess ${i}`, newPassword: 'a brand new passphrase' },
+            }),
+          ),
+        );
+        const wrong = responses.filter((r) => r.json().code === 'INVALID_CURRENT_PASSWORD');
+        expect(wrong).toHaveLength(threshold);
+        expect(count(responses, 429)).toBe(40 - threshold);
+      });
+
+      it('a success gives its reservation back: the owner is not counted as a guesser', async () => {
+        const { password } = await createTestUser(ctx, { username: 'regular' });
+        for (let i = 0; i < 3 * threshold; i++) {
+          expect((await login('regular', password, '198.51.100.5')).statusCode).toBe(200);
+        }
+        // Nothing was left counted against the address either.
+        for (let i = 0; i < THROTTLE_POLICIES.address.threshold - 1; i++) {
+          expect((await login(`nobody${i}`, 'x', '198.51.100.5')).statusCode).toBe(401);
+        }
+        expect((await login('regular', password, '198.51.100.5')).statusCode).toBe(200);
+      });
     });
 
     it('forgets old failures after a quiet window', async () => {
@@ -305,6 +536,26 @@ describe.skipIf(!available)(`auth API (${TEST_DB_KIND})`, () => {
         expect(res.statusCode).toBe(401);
         expect(res.headers['www-authenticate']).toBe('Bearer');
         expect(res.json()).toEqual({ code, message: 'User not authenticated' });
+      },
+    );
+
+    it.each(['Bearer', 'bearer', 'BEARER', 'bEaReR'])(
+      'accepts the %s scheme name in any case (RFC 9110)',
+      async (scheme) => {
+        const { password } = await createTestUser(ctx, { username: `scheme-${scheme}` });
+        const token = await signIn(ctx.app, `scheme-${scheme}`, password);
+        const res = await ctx.app.inject({
+          method: 'GET',
+          url: '/api/auth/me',
+          headers: { authorization: `${scheme} ${token}` },
+        });
+        expect(res.statusCode).toBe(200);
+        const spaced = await ctx.app.inject({
+          method: 'GET',
+          url: '/api/auth/me',
+          headers: { authorization: `${scheme}   ${token}` },
+        });
+        expect(spaced.statusCode).toBe(200);
       },
     );
 
@@ -426,6 +677,56 @@ describe.skipIf(!available)(`auth API (${TEST_DB_KIND})`, () => {
       expect(meC.statusCode).toBe(401);
       const meA = await ctx.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(a) });
       expect(meA.statusCode).toBe(200);
+    });
+
+    describe('live sessions per user', () => {
+      const me = (token: string) =>
+        ctx.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) });
+
+      it(`keeps at most ${MAX_LIVE_SESSIONS_PER_USER}, ending the oldest`, async () => {
+        const { user, password } = await createTestUser(ctx, { username: 'collector' });
+        const tokens: string[] = [];
+        for (let i = 0; i < MAX_LIVE_SESSIONS_PER_USER + 5; i++) {
+          tokens.push(await signIn(ctx.app, 'collector', password, `10.7.0.${i}`));
+          ctx.clock.advance(1000);
+        }
+        const live = await listActiveSessions(
+          ctx.database.db,
+          user.id,
+          new Date(ctx.clock.now()).toISOString(),
+        );
+        expect(live).toHaveLength(MAX_LIVE_SESSIONS_PER_USER);
+        for (const [i, token] of tokens.entries()) {
+          const res = await me(token);
+          if (i < 5) expect(res.json().code).toBe('SESSION_EXPIRED');
+          else expect(res.statusCode).toBe(200);
+        }
+      });
+
+      it('holds the limit exactly when sign-ins arrive at once', async () => {
+        const { user, password } = await createTestUser(ctx, { username: 'stampede' });
+        const N = 2 * MAX_LIVE_SESSIONS_PER_USER + 5;
+        const responses = await Promise.all(
+          Array.from({ length: N }, (_, i) => login('stampede', password, `10.8.0.${i}`)),
+        );
+        expect(responses.every((r) => r.statusCode === 200)).toBe(true);
+        const live = await listActiveSessions(
+          ctx.database.db,
+          user.id,
+          new Date(ctx.clock.now()).toISOString(),
+        );
+        expect(live).toHaveLength(MAX_LIVE_SESSIONS_PER_USER);
+      });
+
+      it("does not end another user's sessions", async () => {
+        const a = await createTestUser(ctx, { username: 'limit-a' });
+        const b = await createTestUser(ctx, { username: 'limit-b' });
+        const kept = await signIn(ctx.app, 'limit-b', b.password);
+        for (let i = 0; i < MAX_LIVE_SESSIONS_PER_USER + 1; i++) {
+          await signIn(ctx.app, 'limit-a', a.password, `10.9.0.${i}`);
+        }
+        expect((await me(kept)).statusCode).toBe(200);
+      });
     });
 
     it("cannot end another user's session", async () => {
@@ -711,22 +1012,44 @@ describe.skipIf(!available)(`auth API (${TEST_DB_KIND})`, () => {
       error: 'Invalid username or password',
     };
 
-    it('stores the client event beside the real address', async () => {
-      const res = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/auth/log',
-        payload: event,
-        remoteAddress: '198.51.100.23',
-      });
+    const report = (payload: object, remoteAddress = '198.51.100.23') =>
+      ctx.app.inject({ method: 'POST', url: '/api/auth/log', payload, remoteAddress });
+
+    it("keeps the browser's report apart, beside the real address", async () => {
+      const res = await report(event);
       expect(res.statusCode).toBe(204);
-      const [stored] = await listAuthEvents(ctx.database.db, { username: 'someone' });
+      const [stored] = await listClientReports(ctx.database.db, { username: 'someone' });
       expect(stored).toMatchObject({
-        source: 'client',
         event: 'login_failure',
-        success: false,
+        authMethod: 'local',
         address: '198.51.100.23',
+        clientIpAddress: 'client-side',
+        clientTimestamp: '2026-11-22T09:00:00.000Z',
         error: 'Invalid username or password',
       });
+    });
+
+    it("never takes a browser's report for one of the server's own sign-in records", async () => {
+      const admin = await createTestUser(ctx, { username: 'admin', role: 'admin' });
+      const fake = { ...event, username: 'admin', event: 'login_success', error: null };
+      expect((await report(fake)).statusCode).toBe(204);
+      expect(await listAuthEvents(ctx.database.db, { username: 'admin' })).toEqual([]);
+      expect((await findUserById(ctx.database.db, admin.user.id))?.lastLogin).toBeNull();
+
+      // Reported failures neither slow the account down nor appear in the owner's notice...
+      for (let i = 0; i < 2 * THROTTLE_POLICIES.pair.threshold; i++) {
+        await report({ ...event, username: 'admin' }, `192.0.2.${i}`);
+      }
+      const signedIn = await login('admin', admin.password, '192.0.2.0');
+      expect(signedIn.statusCode).toBe(200);
+      expect(signedIn.json()).not.toHaveProperty('failedAttempts');
+
+      // ...and a reported success does not hide real failures from it.
+      ctx.clock.advance(60_000);
+      await login('admin', 'a real guess', '203.0.113.1');
+      await report(fake, '203.0.113.1');
+      ctx.clock.advance(60_000);
+      expect((await login('admin', admin.password)).json().failedAttempts?.count).toBe(1);
     });
 
     it.each([
@@ -744,12 +1067,38 @@ describe.skipIf(!available)(`auth API (${TEST_DB_KIND})`, () => {
     });
 
     it('is rate limited per client address', async () => {
-      let last = 0;
-      for (let i = 0; i < 61; i++) {
-        last = (await ctx.app.inject({ method: 'POST', url: '/api/auth/log', payload: event }))
-          .statusCode;
+      const { perAddressPerMinute } = CLIENT_REPORT_LIMITS;
+      for (let i = 0; i < perAddressPerMinute; i++) {
+        expect((await report(event)).statusCode).toBe(204);
       }
-      expect(last).toBe(429);
+      const limited = await report(event);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json().code).toBe('RATE_LIMITED');
+      expect((await report(event, '198.51.100.24')).statusCode).toBe(204);
+    });
+
+    it('accepts only so many reports a minute from everyone together', async () => {
+      const { perMinute } = CLIENT_REPORT_LIMITS;
+      for (let i = 0; i < perMinute; i++) {
+        const from = `10.${Math.floor(i / 250)}.${i % 250}.1`;
+        expect((await report(event, from)).statusCode).toBe(204);
+      }
+      expect((await report(event, '172.16.0.1')).statusCode).toBe(429);
+      ctx.clock.advance(60_000);
+      expect((await report(event, '172.16.0.1')).statusCode).toBe(204);
+    });
+
+    it('keeps only the newest reports', async () => {
+      for (let i = 0; i < 8; i++) await report({ ...event, username: `reporter${i}` });
+      await pruneClientReports(ctx.database.db, 5);
+      const kept = await listClientReports(ctx.database.db);
+      expect(kept.map((r) => r.username)).toEqual([
+        'reporter7',
+        'reporter6',
+        'reporter5',
+        'reporter4',
+        'reporter3',
+      ]);
     });
   });
 });

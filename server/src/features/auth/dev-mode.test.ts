@@ -54,6 +54,30 @@ describe.skipIf(!available)(`dev mode (${TEST_DB_KIND})`, () => {
     expect((await app.inject({ method: 'GET', url: '/api/admin/users' })).statusCode).toBe(200);
   });
 
+  it("saves the developer admin's profile without any token (no stored session in dev mode)", async () => {
+    const saved = await app.inject({
+      method: 'PUT',
+      url: '/api/auth/profile',
+      payload: { firstname: 'Dana', email: 'dana@fiberco.example' },
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().user).toMatchObject({
+      username: 'developer',
+      firstname: 'Dana',
+      email: 'dana@fiberco.example',
+    });
+    const me = await app.inject({ method: 'GET', url: '/api/auth/me' });
+    expect(me.json().user).toMatchObject({ firstname: 'Dana', lastname: 'Admin' });
+    // It has no password: a change is refused with a clear 4xx, never a 500.
+    const change = await app.inject({
+      method: 'POST',
+      url: '/api/auth/change-password',
+      payload: { currentPassword: 'x', newPassword: 'a long new passphrase' },
+    });
+    expect(change.statusCode).toBe(400);
+    expect(change.json().code).toBe('BAD_REQUEST');
+  });
+
   it('says so on the sign-in page and refuses every sign-in with the spec message', async () => {
     expect((await app.inject({ method: 'GET', url: '/api/auth/config' })).json()).toMatchObject({
       methods: ['disabled'],

@@ -3,6 +3,7 @@
  * Handlers stay thin: validation comes from the core contracts, SQL from the auth repositories.
  */
 import {
+  AccountSourceSchema,
   AppError,
   ACCOUNT_REFUSALS,
   AuthConfigSchema,
@@ -21,13 +22,9 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { recordAuthEvent } from '../../auth/auth-event-repository';
-import {
-  hashPassword,
-  PASSWORD_MESSAGES,
-  passwordPolicyProblem,
-  verifyPassword,
-} from '../../auth/passwords';
+import { accountSource, updateOwnProfile } from '../../auth/account-management';
+import { pruneClientReports, recordClientReport } from '../../auth/auth-event-repository';
+import { hashPassword, passwordPolicyProblem, verifyPassword } from '../../auth/passwords';
 import { authenticateLocal } from '../../auth/providers/local';
 import { moodleLogoutUrl } from '../../auth/providers/moodle';
 import { findProvider } from '../../auth/provider-repository';
@@ -39,21 +36,28 @@ import {
   revokeUserSessions,
 } from '../../auth/session-repository';
 import {
-  countFailure,
   openSession,
   recordAttempt,
+  recordEveryAttempt,
+  reserveSignIn,
   throttledMessage,
-  throttleState,
   type SignInScope,
 } from '../../auth/sign-in';
-import {
-  findUserById,
-  setPasswordHash,
-  toPublicUser,
-  updateProfile,
-} from '../../auth/user-repository';
+import { releaseAttempt } from '../../auth/throttle';
+import { setPasswordHash, toPublicUser } from '../../auth/user-repository';
 import type { Db } from '../../db';
 import type { RequestAuth } from '../../plugins/access';
+
+/** Limits of the browser's auth log (POST /api/auth/log). */
+export const CLIENT_REPORT_LIMITS = {
+  /** Reports one client address may send a minute (a sign-in sends two or three). */
+  perAddressPerMinute: 30,
+  /** Reports one server instance accepts a minute from everyone together. */
+  perMinute: 600,
+  /** Reports kept: older ones are deleted, checked every `pruneEvery` reports. */
+  kept: 100_000,
+  pruneEvery: 1_000,
+} as const;
 
 export interface AuthRoutesOptions {
   db: Db;
@@ -68,6 +72,7 @@ function requireAuth(request: FastifyRequest): RequestAuth {
 
 const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, now, devMode }) => {
   const iso = () => new Date(now()).toISOString();
+  recordEveryAttempt(app, db, now);
 
   /** Events about a signed-in user's session, recorded under the session's method. */
   const sessionEvent = (
@@ -111,8 +116,10 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
         return refuse('AUTH_METHOD_DISABLED', 'Local sign-in is not enabled');
       }
       const scope: SignInScope = { db, now, request, method: 'local' };
-      const { keys, wait } = await throttleState(scope, username);
-      if (wait > 0) {
+      // Counted before the password is checked: parallel guesses cannot slip past the limits.
+      const reservation = await reserveSignIn(scope, username);
+      if (!reservation.granted) {
+        const { wait } = reservation;
         const error = throttledMessage(wait);
         await recordAttempt(scope, 'login_throttled', { username, success: false, error });
         return reply.code(429).header('retry-after', String(wait)).send({
@@ -126,7 +133,6 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
 
       const outcome = await authenticateLocal(db, { username, password });
       if (!outcome.ok) {
-        await countFailure(scope, keys);
         const code = outcome.reason === 'disabled' ? 'ACCOUNT_DISABLED' : 'INVALID_CREDENTIALS';
         const error =
           outcome.reason === 'disabled'
@@ -142,7 +148,7 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
           .code(code === 'ACCOUNT_DISABLED' ? 403 : 401)
           .send({ success: false, error, code, message: error });
       }
-      return openSession(scope, outcome.user, keys);
+      return openSession(scope, outcome.user, reservation.keys);
     },
   );
 
@@ -205,11 +211,18 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
     },
     async (request) => {
       const { user } = requireAuth(request);
-      await updateProfile(db, user.id, request.body, iso());
-      const updated = await findUserById(db, user.id);
-      if (!updated) throw new AppError('UNAUTHENTICATED', 'User not authenticated');
+      const updated = await updateOwnProfile(db, user, request.body, iso());
       return { success: true as const, user: toPublicUser(updated) };
     },
+  );
+
+  app.get(
+    '/api/auth/profile',
+    {
+      config: { access: { permissions: ['user.view_profile'] } },
+      schema: { response: { 200: AccountSourceSchema } },
+    },
+    async (request) => accountSource(db, requireAuth(request).user),
   );
 
   app.post(
@@ -228,8 +241,10 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
         );
       }
       const scope: SignInScope = { db, now, request, method: 'local' };
-      const { keys, wait } = await throttleState(scope, user.username);
-      if (wait > 0) {
+      // The current password is a guessable secret too: counted like a sign-in, before checking.
+      const reservation = await reserveSignIn(scope, user.username);
+      if (!reservation.granted) {
+        const { wait } = reservation;
         throw new AppError(
           'TOO_MANY_ATTEMPTS',
           `Too many failed attempts. Try again in ${wait} seconds.`,
@@ -237,7 +252,6 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
         );
       }
       if (!user.passwordHash || !(await verifyPassword(user.passwordHash, currentPassword))) {
-        await countFailure(scope, keys);
         await sessionEvent(request, 'password_change_failure', {
           username: user.username,
           userId: user.id,
@@ -246,10 +260,9 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
         });
         throw new AppError('INVALID_CURRENT_PASSWORD', 'Current password is incorrect');
       }
-      if (newPassword === currentPassword) {
-        throw new AppError('PASSWORD_POLICY', PASSWORD_MESSAGES.sameAsCurrent);
-      }
-      const problem = passwordPolicyProblem(newPassword, user.username);
+      await releaseAttempt(db, reservation.keys, 'success', now());
+      // One policy for every way a password is set (passwords.ts): names, patterns, the current one.
+      const problem = passwordPolicyProblem(newPassword, user, { currentPassword });
       if (problem) throw new AppError('PASSWORD_POLICY', problem);
 
       await setPasswordHash(
@@ -275,24 +288,36 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
     },
   );
 
+  /**
+   * The browser's auth log (spec §3, §7: fire and forget). What it reports is only its claim, so
+   * it is kept apart from the server's own record (see auth-event-repository): it can never count
+   * as a sign-in, a failure or a last sign-in. Limited per address and per instance, and only the
+   * newest reports are kept, so that no one can flood the database through it.
+   */
+  let reportsWindow = { start: 0, count: 0 };
+  let reportsSincePrune = 0;
   app.post(
     '/api/auth/log',
     {
       config: {
         access: { public: true },
-        rateLimit: { max: 60, timeWindow: '1 minute' },
+        rateLimit: { max: CLIENT_REPORT_LIMITS.perAddressPerMinute, timeWindow: '1 minute' },
       },
       schema: { body: AuthLogEventSchema },
     },
     async (request, reply) => {
+      const at = now();
+      if (at - reportsWindow.start >= 60_000) reportsWindow = { start: at, count: 0 };
+      if (reportsWindow.count >= CLIENT_REPORT_LIMITS.perMinute) {
+        throw new AppError('RATE_LIMITED', 'Too many auth log reports. Try again in a minute.');
+      }
+      reportsWindow.count += 1;
       const e = request.body;
-      await recordAuthEvent(db, {
-        occurredAt: iso(),
-        source: 'client',
+      await recordClientReport(db, {
+        receivedAt: new Date(at).toISOString(),
         event: e.event,
         username: e.username,
         authMethod: e.authMethod,
-        success: e.event.endsWith('_success') ? true : e.event.endsWith('_failure') ? false : null,
         error: e.error ?? null,
         address: request.ip,
         clientIpAddress: e.ipAddress,
@@ -300,6 +325,11 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
         userAgent: e.userAgent,
         requestId: request.id,
       });
+      reportsSincePrune += 1;
+      if (reportsSincePrune >= CLIENT_REPORT_LIMITS.pruneEvery) {
+        reportsSincePrune = 0;
+        await pruneClientReports(db, CLIENT_REPORT_LIMITS.kept);
+      }
       return reply.code(204).send();
     },
   );

@@ -41,7 +41,7 @@ function ColorSchemeToggle() {
   );
 }
 
-/** The app shell of DESIGN.md: header with logo, hamburger menu and avatar menu; main content. */
+/** The app shell (docs/architecture.md): header with logo, hamburger and avatar menus; content. */
 export function AppLayout() {
   const auth = useAuth();
   const { config, method } = useAuthConfig();

@@ -90,7 +90,8 @@ export interface AuthContextValue {
   signOutLocally(): void;
   /** Reloads user and permissions from the server (calls made meanwhile share one request). */
   refresh(): Promise<void>;
-  updateProfile: typeof authService.updateProfile;
+  /** Saves the signed-in user's profile (the developer admin's too, in dev mode). */
+  updateProfile(changes: ProfileUpdate): ReturnType<typeof authService.updateProfile>;
   changePassword(payload: ChangePassword): ReturnType<typeof authService.changePassword>;
 }
 
@@ -404,8 +405,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const updateProfile = useCallback<AuthContextValue['updateProfile']>(
     async (changes: ProfileUpdate) => {
-      const result = await authService.updateProfile(changes);
-      if (result.success && dataRef.current.token) {
+      const { token, devMode } = dataRef.current;
+      const result = await authService.updateProfile(changes, { devMode: !token && devMode });
+      if (result.success && (dataRef.current.token || dataRef.current.devMode)) {
         commit({ ...dataRef.current, user: result.user });
       }
       return result;

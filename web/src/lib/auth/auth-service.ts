@@ -5,6 +5,7 @@
  */
 import {
   ChangePasswordResponseSchema,
+  FailedAttemptsSchema,
   MeResponseSchema,
   PROVIDER_METHODS,
   ProfileUpdateResponseSchema,
@@ -15,6 +16,7 @@ import {
   type ProviderMethod,
   type ChangePassword,
   type Credentials,
+  type FailedAttempts,
   type MeResponse,
   type ProfileUpdate,
   type PublicUser,
@@ -50,7 +52,13 @@ export const AUTH_MESSAGES = {
 } as const;
 
 export type LoginResult =
-  | { success: true; user: PublicUser; session: StoredSession }
+  | {
+      success: true;
+      user: PublicUser;
+      session: StoredSession;
+      /** Attempts at this account that failed since its previous sign-in, when there were any. */
+      failedAttempts?: FailedAttempts;
+    }
   | { success: false; error: string; code?: string; retryAfter?: number };
 
 export type ActionResult<T> =
@@ -94,6 +102,12 @@ function sessionFrom(
   return { isAuthenticated: true, user, token, expiresAt };
 }
 
+/** The server's notice of failed attempts in a successful answer, when it sent a valid one. */
+function failedAttemptsOf(body: Record<string, unknown>): { failedAttempts?: FailedAttempts } {
+  const parsed = FailedAttemptsSchema.safeParse(body.failedAttempts);
+  return parsed.success ? { failedAttempts: parsed.data } : {};
+}
+
 function failureExtra(body: Record<string, unknown>): { code?: string; retryAfter?: number } {
   return {
     ...(text(body.code) ? { code: text(body.code) } : {}),
@@ -130,7 +144,7 @@ async function loginLocal(credentials: Credentials, now: () => number): Promise<
     const session = sessionFrom(body, 'local', now);
     writeSession(session);
     logAuthEvent({ username, event: 'login_success', authMethod: 'local' });
-    return { success: true, user: session.user, session };
+    return { success: true, user: session.user, session, ...failedAttemptsOf(body) };
   } catch (error) {
     return fail(
       error instanceof Error && error.message ? error.message : AUTH_MESSAGES.loginFailed,
@@ -218,7 +232,7 @@ async function loginWithProvider(
       event: 'login_success',
       authMethod: method,
     });
-    return { success: true, user: session.user, session };
+    return { success: true, user: session.user, session, ...failedAttemptsOf(body) };
   } catch (error) {
     const message =
       error instanceof Error && error.message ? error.message : AUTH_MESSAGES.loginFailed;
@@ -349,14 +363,21 @@ function actionError(
   return code ? { success: false, error: message, code } : { success: false, error: message };
 }
 
-/** PUT /api/auth/profile; on success the stored user is replaced. */
+/**
+ * PUT /api/auth/profile; on success the stored user is replaced. In dev mode there is no stored
+ * session: the server answers for its developer admin (spec §4), so the call goes without a token.
+ */
 export async function updateProfile(
   changes: ProfileUpdate,
+  options: { devMode?: boolean } = {},
 ): Promise<ActionResult<{ user: PublicUser }>> {
-  if (!readSession()) return { success: false, error: AUTH_MESSAGES.notAuthenticated };
+  const session = readSession();
+  if (!session && !options.devMode) {
+    return { success: false, error: AUTH_MESSAGES.notAuthenticated };
+  }
   try {
     const { user } = await api.put('/api/auth/profile', changes, ProfileUpdateResponseSchema);
-    updateSessionUser(user);
+    if (session) updateSessionUser(user);
     return { success: true, user };
   } catch (error) {
     return actionError(error, AUTH_MESSAGES.profileFailed);

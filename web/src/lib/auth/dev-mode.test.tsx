@@ -99,6 +99,36 @@ describe('dev mode (spec §4: always authenticated as the developer admin)', () 
     expect(screen.queryByRole('link', { name: 'Login' })).not.toBeInTheDocument();
   });
 
+  it("saves the developer's profile without a stored session, and says plainly there is no password", async () => {
+    const renamed = { ...developer, firstname: 'Dana' };
+    const fetchMock = devServer();
+    fetchMock.set({
+      'GET /api/auth/sessions': { body: { sessions: [] } },
+      'PUT /api/auth/profile': { body: { success: true, user: renamed } },
+    });
+    const { user } = renderApp('/profile-settings');
+    await findHeading('Profile Settings');
+    // Before anything is typed: the developer account has no password to change.
+    expect(
+      screen.getByText(
+        'You are signed in as the built-in developer account of dev mode. It has no password, so there is nothing to change here.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByLabelText(/Current password/)).not.toBeInTheDocument();
+
+    const firstName = screen.getByLabelText(/First name/);
+    await user.clear(firstName);
+    await user.type(firstName, 'Dana');
+    await user.click(screen.getByRole('button', { name: 'Save profile' }));
+    expect(await screen.findByText('Profile updated')).toBeInTheDocument();
+    expect(screen.queryByText('User not authenticated')).not.toBeInTheDocument();
+    const [put] = fetchMock.callsTo('PUT /api/auth/profile');
+    expect(put?.body).toEqual({ firstname: 'Dana' });
+    expect(put?.headers.authorization).toBeUndefined();
+    expect(screen.getByRole('button', { name: 'Account menu for Dana Admin' })).toBeInTheDocument();
+    expect(window.localStorage.getItem(STORAGE_KEYS.session)).toBeNull();
+  });
+
   it('uses a stored session first when there is one', async () => {
     const student = buildUser();
     storeSession(buildSession(student));

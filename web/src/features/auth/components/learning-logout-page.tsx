@@ -4,8 +4,8 @@ import { PageLoader } from '../../../components/page-loader';
 import { useAuth } from '../../../lib/auth/auth-context';
 
 /**
- * /learning/logout (DESIGN.md): clears whatever session state this browser still holds, then goes
- * to /login. Reached after every logout, and the place a failed logout call ends up.
+ * /learning/logout (docs/spec-readings.md): clears whatever session state this browser still
+ * holds, then goes to /login. Reached after every logout, and the place a failed logout call ends up.
  */
 export function LearningLogoutPage() {
   const { signOutLocally } = useAuth();
