@@ -30,6 +30,7 @@ import errorsPlugin, {
   clientErrorHandler,
   createFrameworkErrorHandler,
   createHttpsCheck,
+  fastifyTrustProxy,
   sendError,
 } from './plugins/errors';
 import securityHeaders from './plugins/security-headers';
@@ -70,8 +71,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       return typeof given === 'string' && /^[\w.-]{8,64}$/.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
-    // A hop count is valid at run time though Fastify's types omit it.
-    trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: config.bodyLimit,
     // Answers the framework would give in its own shape and without the security headers: bad
     // URLs, over-long parameters, requests the HTTP parser refuses, requests while closing (the

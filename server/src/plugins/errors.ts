@@ -99,7 +99,7 @@ export type TrustProxySetting = boolean | number | string | readonly string[];
  * Whether a request came over HTTPS, for answers Fastify gives before it builds its own request
  * (whose `request.protocol` would ignore TRUST_PROXY there): over TLS, or from a trusted proxy
  * whose last X-Forwarded-Proto says `https`. The peer is trusted as Fastify trusts the nearest
- * hop: `true`, or an address or subnet in the list (a hop count alone trusts nobody).
+ * hop: `true`, a hop count of 1 or more, or an address or subnet in the list.
  */
 export function createHttpsCheck(trustProxy: TrustProxySetting): (raw: IncomingMessage) => boolean {
   const trusts = trustedPeer(trustProxy);
@@ -111,12 +111,30 @@ export function createHttpsCheck(trustProxy: TrustProxySetting): (raw: IncomingM
   };
 }
 
+/**
+ * TRUST_PROXY as Fastify's `trustProxy` option. Fastify 5 ignores a bare number (it answers with
+ * the socket's address and protocol, as if no proxy were trusted), so a hop count becomes the
+ * function it does honour: the nearest `hops` hops are trusted, whatever their addresses, and
+ * `request.ip` is the address `hops` entries from the end of X-Forwarded-For.
+ */
+export function fastifyTrustProxy(
+  trustProxy: TrustProxySetting,
+): boolean | string | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy === 'number') {
+    const hops = trustProxy;
+    return (_address, hop) => hop < hops;
+  }
+  return typeof trustProxy === 'string' || typeof trustProxy === 'boolean'
+    ? trustProxy
+    : [...trustProxy];
+}
+
 function trustedPeer(trustProxy: TrustProxySetting): (address: string | undefined) => boolean {
   if (trustProxy === true) return () => true;
   if (!trustProxy) return () => false;
-  // Fastify 5 fails closed on a bare hop count: it cannot tell a proxy from a client that sends
-  // enough X-Forwarded-For entries, so it trusts no X-Forwarded-Proto. The same here.
-  if (typeof trustProxy === 'number') return () => false;
+  // A hop count says every peer is a proxy (the server is reachable only through them), as
+  // `fastifyTrustProxy` tells Fastify.
+  if (typeof trustProxy === 'number') return () => trustProxy > 0;
   const list = new BlockList();
   const entries = typeof trustProxy === 'string' ? trustProxy.split(',') : trustProxy;
   for (const entry of entries) {

@@ -71,8 +71,9 @@ describe('security headers', () => {
     ['true', '127.0.0.1', 'http', false],
     ['true', '127.0.0.1', 'http, https', true],
     ['true', '127.0.0.1', 'https, http', false],
-    // Fastify 5 trusts no X-Forwarded-Proto on a bare hop count (it cannot check the peer).
-    ['1', '10.1.2.3', 'https', false],
+    // A hop count trusts the nearest hops whatever their address.
+    ['1', '10.1.2.3', 'https', true],
+    ['1', '10.1.2.3', 'http', false],
     ['127.0.0.1', '127.0.0.1', 'https', true],
     ['127.0.0.1', '::ffff:127.0.0.1', 'https', true],
     ['127.0.0.1', '10.1.2.3', 'https', false],
