@@ -157,6 +157,7 @@ test('admin: the admin area is closed to instructors, every sub-page included', 
 });
 
 test('a11y: the admin area pages', async ({ page }) => {
+  test.slow(); // eight axe scans of large pages
   const target = createAccount({ username: uniqueName('a11y'), password: 'looked at by axe' });
   await signInAsRole(page, 'admin');
   await page.goto('/admin');
