@@ -33,8 +33,12 @@ import errorsPlugin, {
   fastifyTrustProxy,
   sendError,
 } from './plugins/errors';
+import { registerOpenApi } from './plugins/openapi';
 import securityHeaders from './plugins/security-headers';
 import { serializerCompiler } from './plugins/serializer';
+
+/** The version of the API, as the OpenAPI document states it. */
+export const API_VERSION = '0.1.0';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -110,6 +114,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(config.devMode ? { devUser: () => ensureDevUser(db, now) } : {}),
   });
 
+  // Before the routes: the API description collects them as they are added.
+  await registerOpenApi(app, { version: API_VERSION });
   await app.register(healthRoutes, { db });
   await app.register(authRoutes, { db, now, devMode: config.devMode });
   await app.register(providerRoutes, {
