@@ -7,12 +7,13 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
   Kysely,
-  Migrator,
+  PostgresAdapter,
   PostgresDialect,
   SqliteDialect,
   sql,
   type SqliteDialectConfig,
 } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import type { AppConfig } from '../config';
 import { WriteTracker, type ChangeTracker } from './change-tracker';
@@ -90,20 +91,32 @@ function withStatementCache(database: SQLite.Database): SqliteDialectConfig['dat
 }
 
 /**
- * Brings the schema up to date; throws with the failing migration's error. `schema` names the
- * PostgreSQL schema the connection's search_path points at: Kysely looks for its own migration
- * tables in every schema unless told which one, so a second schema migrated on the same database
- * (another test run, another tenant) would make it skip creating them here.
+ * Brings the schema up to date; throws with the failing migration's error. On PostgreSQL the
+ * migration tables live in `schema`, or else in the connection's `current_schema()` (the first
+ * schema of its search_path): unless told which schema, Kysely's migrator takes migration tables
+ * found in ANY schema of the database as its own, so a second schema migrated on the same
+ * database (another test run, another tenant) would skip creating them, or see the other
+ * schema's history.
  */
 export async function migrateToLatest(db: Db, schema?: string): Promise<string[]> {
+  const migrationTableSchema = schema ?? (await currentPostgresSchema(db));
   const migrator = new Migrator({
     db,
     provider: migrationProvider,
-    ...(schema ? { migrationTableSchema: schema } : {}),
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** PostgreSQL: the schema unqualified names resolve to; undefined on SQLite or when there is none. */
+async function currentPostgresSchema(db: Db): Promise<string | undefined> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(
+    db,
+  );
+  return rows[0]?.schema ?? undefined;
 }
 
 /** True when the database answers a trivial query. */

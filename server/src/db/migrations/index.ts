@@ -2,7 +2,7 @@
  * Every migration, in order, imported statically so the bundled server carries them. One set of
  * migrations serves SQLite and PostgreSQL.
  */
-import type { Migration, MigrationProvider } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely/migration';
 import * as m0001 from './0001-initial';
 import * as m0002 from './0002-access-model';
 import * as m0003 from './0003-sign-in-providers';
