@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // `npm start`: builds the web app when it is missing or older than its sources, bundles the
 // server, then runs it (it migrates, seeds demo data on an empty database and serves everything
-// from one port).
+// from one port). Under `npm start` this runs on the pinned Node.js 24 (node_modules/.bin); run
+// directly on an unsupported line it refuses first, as the server's entry point does.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { exitUnlessSupportedNode } from '../server/src/node-version.mjs';
+
+exitUnlessSupportedNode();
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';

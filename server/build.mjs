@@ -11,7 +11,9 @@ mkdirSync(new URL('dist/', here), { recursive: true });
 await build({
   absWorkingDir: new URL('.', here).pathname,
   entryPoints: {
+    // server.js checks the Node.js line, then loads main.js (see src/server.ts).
     server: 'src/server.ts',
+    main: 'src/main.ts',
     admin: 'src/cli/admin.ts',
     migrate: 'src/cli/migrate.ts',
   },
@@ -19,7 +21,7 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node22',
   sourcemap: true,
   external,
   logLevel: 'warning',
