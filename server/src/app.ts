@@ -23,6 +23,7 @@ import authRoutes from './features/auth/routes';
 import courseRoutes from './features/courses/routes';
 import departmentRoutes from './features/departments/routes';
 import healthRoutes from './features/health/routes';
+import adminSystemRoutes from './features/admin-system/routes';
 import { AccessService } from './access/access-service';
 import { ensureDevUser } from './auth/dev-user';
 import accessPlugin from './plugins/access';
@@ -136,6 +137,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(manageUsersRoutes, { db, now });
   await app.register(adminRolesRoutes, { db, now });
   await app.register(adminAccessRoutes, { db, now });
+  await app.register(adminSystemRoutes, { db });
 
   const webDist = config.webDistDir;
   const hasWeb = existsSync(join(webDist, 'index.html'));

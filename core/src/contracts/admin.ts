@@ -447,3 +447,19 @@ export const UserAccountSchema = AccountSourceSchema.extend({
   }),
 });
 export type UserAccount = z.infer<typeof UserAccountSchema>;
+
+/** Admin → System: what the server runs on (GET /api/admin/system, permission system.view). */
+export const SystemInfoSchema = z.object({
+  /** process.version of the server, e.g. "v24.21.0". */
+  node: z.string(),
+  /** The Node.js lines the project supports (22, 24, 26). */
+  supportedNodeLines: z.array(z.number().int()),
+  /** process.platform and process.arch, e.g. "linux" and "x64". */
+  platform: z.string(),
+  arch: z.string(),
+  database: z.enum(['sqlite', 'postgres']),
+  /** Seconds since the server process started. */
+  uptimeSeconds: z.number().int().min(0),
+  startedAt: ISO,
+});
+export type SystemInfo = z.infer<typeof SystemInfoSchema>;

@@ -110,9 +110,14 @@ export async function migrateToLatest(db: Db, schema?: string): Promise<string[]
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
+/** Which kind of database `db` talks to. */
+export function databaseKind(db: Db): DatabaseHandle['kind'] {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
 /** PostgreSQL: the schema unqualified names resolve to; undefined on SQLite or when there is none. */
 async function currentPostgresSchema(db: Db): Promise<string | undefined> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
+  if (databaseKind(db) !== 'postgres') return undefined;
   const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(
     db,
   );

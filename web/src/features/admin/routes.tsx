@@ -37,4 +37,8 @@ export const ADMIN_CHILD_ROUTES: RouteObject[] = [
         Component: m.PermissionChecksPage,
       })),
   },
+  {
+    path: 'system',
+    lazy: () => import('./components/system-page').then((m) => ({ Component: m.SystemPage })),
+  },
 ];

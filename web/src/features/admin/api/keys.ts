@@ -24,6 +24,7 @@ export const adminKeys = {
   departments: [...ADMIN, 'departments'] as const,
   authSettings: [...ADMIN, 'auth-settings'] as const,
   ssoTest: (testId: string) => [...ADMIN, 'sso-test', testId] as const,
+  system: [...ADMIN, 'system'] as const,
 };
 
 /** `?a=1&b=x` from the defined, non-empty values (or '' when there are none). */

@@ -27,6 +27,7 @@ export const ADMIN_SECTIONS: readonly Section[] = [
     to: '/admin/authentication',
     matches: (p) => p.startsWith('/admin/authentication'),
   },
+  { label: 'System', to: '/admin/system', matches: (p) => p.startsWith('/admin/system') },
 ];
 
 /** /admin: the Admin Settings area, its sections as a sub-navigation, the section in the outlet. */
