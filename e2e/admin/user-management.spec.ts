@@ -81,7 +81,7 @@ test('admin: create a user, who must change the one-time password; edit, deactiv
   await expect(page.getByRole('heading', { level: 2, name: 'Danielle Okafor' })).toBeVisible();
   await userPage.reload();
   await expect(
-    userPage.getByRole('button', { name: 'Account menu for Danielle Okafor' }),
+    userPage.getByRole('button', { name: 'Account menu for Danielle Okafor, DO' }),
   ).toBeVisible();
 
   // Deactivated: the user's open session ends at once and they cannot sign in.
@@ -109,7 +109,7 @@ test('admin: create a user, who must change the one-time password; edit, deactiv
   await fillSignIn(userPage, person.username, chosen);
   await expect(userPage).not.toHaveURL(/\/login/);
   await expect(
-    userPage.getByRole('button', { name: 'Account menu for Danielle Okafor' }),
+    userPage.getByRole('button', { name: 'Account menu for Danielle Okafor, DO' }),
   ).toBeVisible();
 
   // Every step is in the durable trail.

@@ -68,7 +68,7 @@ test("dev mode: the developer's profile saves, and the page says it has no passw
   await expect(page.getByText('User not authenticated')).toHaveCount(0);
   await page.reload();
   await expect(
-    page.getByRole('button', { name: 'Account menu for Developer Tester' }),
+    page.getByRole('button', { name: 'Account menu for Developer Tester, DT' }),
   ).toBeVisible();
   await expectNoSeriousA11yViolations(page);
   // Put it back for the other dev-mode tests.

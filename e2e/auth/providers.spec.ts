@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { STORAGE_KEYS } from '@learning-hub/core';
 import { expect, test, type Page } from '@playwright/test';
-import { SERVICE_ACCOUNTS, SERVICES_FILE } from '../support/env';
+import { BASE_URL, SERVICE_ACCOUNTS, SERVICES_FILE } from '../support/env';
 import { expectNoSeriousA11yViolations } from '../support/fixtures';
 import { fillSignIn, logout, openAvatarMenu } from '../support/ui';
 
@@ -166,7 +166,7 @@ test.describe('admin: sign-in providers', () => {
     await page.getByRole('button', { name: 'Edit Company SSO' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit provider: Company SSO' });
     await expect(edit.getByRole('textbox', { name: 'Redirect URI' })).toHaveValue(
-      'http://127.0.0.1:3100/api/auth/sso/callback',
+      `${BASE_URL}/api/auth/sso/callback`,
     );
     await expectNoSeriousA11yViolations(page);
   });
@@ -214,7 +214,9 @@ test.describe('admin: sign-in providers', () => {
     const access = page.getByRole('region', { name: 'Access that would be mapped' });
     await expect(access.getByText('Administrator', { exact: true })).toBeVisible();
     // The admin is still signed in as themselves.
-    await expect(page.getByRole('button', { name: 'Account menu for Alex Morgan' })).toBeVisible();
+    await expect(
+      page.getByRole('button', { name: 'Account menu for Alex Morgan, AM' }),
+    ).toBeVisible();
     await expectNoSeriousA11yViolations(page);
   });
 });

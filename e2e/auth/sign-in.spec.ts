@@ -27,7 +27,7 @@ for (const role of SYSTEM_ROLE_IDS) {
 test('auth: the avatar shows initials, the name and the department', async ({ page }) => {
   await signInAsRole(page, 'instructor');
   await page.goto('/');
-  const avatar = page.getByRole('button', { name: 'Account menu for Priya Shah' });
+  const avatar = page.getByRole('button', { name: 'Account menu for Priya Shah, PS' });
   await expect(avatar).toHaveText('PS');
   await openAvatarMenu(page);
   const menu = page.getByRole('menu');

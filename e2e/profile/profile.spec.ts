@@ -20,7 +20,9 @@ test('profile: edit names and email; the avatar follows', async ({ page }) => {
 
   await page.getByLabel(/^Email/).fill('noor.haddad@fiberco.example');
   await page.getByRole('button', { name: 'Save profile' }).click();
-  await expect(page.getByRole('button', { name: 'Account menu for Noor Haddad' })).toHaveText('NH');
+  await expect(page.getByRole('button', { name: 'Account menu for Noor Haddad, NH' })).toHaveText(
+    'NH',
+  );
 
   await page.reload();
   await expect(page.getByLabel(/^First name/)).toHaveValue('Noor');

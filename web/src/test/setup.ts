@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest';
 import { notifications } from '@mantine/notifications';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// findBy*/waitFor give up after 5 s instead of 1 s: lazily loaded pages on a busy machine (two
+// cores shared with other test runs) can take longer than a second to appear.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks these browser APIs, which Mantine uses.
 Object.defineProperty(window, 'matchMedia', {

@@ -68,7 +68,7 @@ describe('avatar menu', () => {
     );
     const { user } = renderApp('/');
     await findHeading('Welcome, grace');
-    const trigger = screen.getByRole('button', { name: 'Account menu for grace hopper' });
+    const trigger = screen.getByRole('button', { name: 'Account menu for grace hopper, GH' });
     expect(trigger).toHaveTextContent('GH');
     await user.click(trigger);
     const menu = await screen.findByRole('menu');

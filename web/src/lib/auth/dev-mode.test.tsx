@@ -93,7 +93,7 @@ describe('dev mode (spec §4: always authenticated as the developer admin)', () 
     expect(fetchMock.callsTo('POST /api/auth/logout')).toHaveLength(1);
     await waitFor(() =>
       expect(
-        screen.getByRole('button', { name: 'Account menu for Developer Admin' }),
+        screen.getByRole('button', { name: 'Account menu for Developer Admin, DA' }),
       ).toBeInTheDocument(),
     );
     expect(screen.queryByRole('link', { name: 'Login' })).not.toBeInTheDocument();
@@ -125,7 +125,9 @@ describe('dev mode (spec §4: always authenticated as the developer admin)', () 
     const [put] = fetchMock.callsTo('PUT /api/auth/profile');
     expect(put?.body).toEqual({ firstname: 'Dana' });
     expect(put?.headers.authorization).toBeUndefined();
-    expect(screen.getByRole('button', { name: 'Account menu for Dana Admin' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', { name: 'Account menu for Dana Admin, DA' }),
+    ).toBeInTheDocument();
     expect(window.localStorage.getItem(STORAGE_KEYS.session)).toBeNull();
   });
 
