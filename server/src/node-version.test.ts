@@ -1,7 +1,7 @@
 /**
  * The Node.js line check: the predicate, and the entry point itself refusing on an unsupported
  * Node.js before it loads anything (run with the system's own node when that is an unsupported
- * line, as on the project's machines with Node 20; skipped with a notice where no such binary is
+ * line, as on machines whose system Node.js is an older line; skipped with a notice where no such binary is
  * found, or set LH_UNSUPPORTED_NODE to one).
  */
 import { spawnSync } from 'node:child_process';
@@ -50,7 +50,7 @@ describe('isSupportedNode', () => {
   });
 });
 
-/** A node binary on this machine whose line is not supported (the system's Node 20 here). */
+/** A node binary on this machine whose line is not supported (an older system Node.js). */
 function findUnsupportedNode(): { path: string; version: string } | null {
   const candidates = [process.env.LH_UNSUPPORTED_NODE, '/usr/bin/node', '/usr/local/bin/node'];
   for (const path of candidates) {
