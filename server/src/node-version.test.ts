@@ -1,8 +1,8 @@
 /**
  * The Node.js line check: the predicate, and the entry point itself refusing on an unsupported
- * Node.js before it loads anything (run with the system's own node when that is an unsupported
- * line, as on machines whose system Node.js is an older line; skipped with a notice where no such binary is
- * found, or set LH_UNSUPPORTED_NODE to one).
+ * Node.js before it loads anything. The refusal runs with the system's own node where that is an
+ * older line (as on this project's machines); it is skipped with a notice where no such binary is
+ * found (set LH_UNSUPPORTED_NODE to one).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
