@@ -40,6 +40,9 @@ export default defineConfig({
           environment: 'jsdom',
           setupFiles: ['src/test/setup.ts'],
           css: false,
+          // Above Testing Library's 5 s wait (src/test/setup.ts), so a slow page fails on its own
+          // assertion rather than on the test's clock.
+          testTimeout: 20_000,
         },
       },
     ],
