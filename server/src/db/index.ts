@@ -92,14 +92,14 @@ function withStatementCache(database: SQLite.Database): SqliteDialectConfig['dat
 
 /**
  * Brings the schema up to date; throws with the failing migration's error. On PostgreSQL the
- * migration tables live in `schema`, or else in the connection's `current_schema()` (the first
- * schema of its search_path): unless told which schema, Kysely's migrator takes migration tables
- * found in ANY schema of the database as its own, so a second schema migrated on the same
- * database (another test run, another tenant) would skip creating them, or see the other
- * schema's history.
+ * migration tables live in the connection's `current_schema()`, the first schema of its
+ * search_path (each test's own schema, or one a deployment sets in DATABASE_URL). Unless told
+ * which schema, Kysely's migrator takes migration tables found in ANY schema of the database as
+ * its own, so a second schema migrated on the same database (another test run, another tenant)
+ * would skip creating its tables, or read the other schema's history.
  */
-export async function migrateToLatest(db: Db, schema?: string): Promise<string[]> {
-  const migrationTableSchema = schema ?? (await currentPostgresSchema(db));
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrationTableSchema = await currentPostgresSchema(db);
   const migrator = new Migrator({
     db,
     provider: migrationProvider,

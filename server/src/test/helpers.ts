@@ -75,7 +75,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await admin.query(`create schema ${schema}`);
     await admin.end();
     const handle = openDatabase({ kind: 'postgres', url: PG_URL, schema });
-    await migrateToLatest(handle.db, schema);
+    await migrateToLatest(handle.db);
     return {
       ...handle,
       location: { kind: 'postgres', url: PG_URL, schema },
