@@ -9,6 +9,8 @@ test('a11y: the sign-in page', async ({ page }) => {
 });
 
 test('a11y: home, profile, the menus, Access Denied and Not Found', async ({ page }) => {
+  // Seven axe scans: each takes seconds on a busy two-core machine.
+  test.slow();
   await signInAsRole(page, 'student');
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Welcome, Sam' })).toBeVisible();
