@@ -101,13 +101,46 @@ function withStatementCache(database: SQLite.Database): SqliteDialectConfig['dat
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrationTableSchema = await currentPostgresSchema(db);
   const migrator = new Migrator({
-    db,
+    db: migrationTableSchema ? withScopedIntrospection(db, migrationTableSchema) : db,
     provider: migrationProvider,
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * `db` whose introspection (all the migrator uses it for: does the schema exist, do its tables)
+ * reads only the catalogue of `schema`. Kysely's own PostgreSQL introspector lists the columns of
+ * every schema through functions that take names (has_schema_privilege, pg_get_serial_sequence),
+ * which fail with "schema … does not exist" when another connection drops a schema meanwhile, as
+ * parallel test runs on one database do all the time.
+ */
+function withScopedIntrospection(db: Db, schema: string): Db {
+  const introspection = {
+    getSchemas: async () => {
+      const { rows } = await sql<{
+        name: string;
+      }>`select nspname as name from pg_catalog.pg_namespace where nspname = ${schema}`.execute(db);
+      return rows;
+    },
+    getTables: async () => {
+      const { rows } = await sql<{ name: string; schema: string }>`
+        select c.relname as name, n.nspname as schema
+        from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = ${schema} and c.relkind in ('r', 'p')`.execute(db);
+      return rows.map((row) => ({ ...row, isView: false, isForeign: false, columns: [] }));
+    },
+    getMetadata: () => Promise.reject(new Error('not available while migrating')),
+  };
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'introspection') return introspection;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /** Which kind of database `db` talks to. */
