@@ -43,8 +43,12 @@ export const ERROR_CODES = {
   REQUEST_TIMEOUT: { status: 408, category: 'performance', severity: 'Low' },
   CONFLICT: { status: 409, category: 'data', severity: 'Low' },
   PAYLOAD_TOO_LARGE: { status: 413, category: 'data', severity: 'Low' },
+  /** An uploaded file over the size limit (the upload is refused while it streams). */
+  FILE_TOO_LARGE: { status: 413, category: 'data', severity: 'Low' },
   URI_TOO_LONG: { status: 414, category: 'data', severity: 'Low' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, category: 'data', severity: 'Low' },
+  /** A `Range` header outside the file (HTTP 416). */
+  RANGE_NOT_SATISFIABLE: { status: 416, category: 'data', severity: 'Low' },
   TOO_MANY_ATTEMPTS: { status: 429, category: 'security', severity: 'High' },
   RATE_LIMITED: { status: 429, category: 'security', severity: 'Medium' },
   HEADERS_TOO_LARGE: { status: 431, category: 'data', severity: 'Low' },

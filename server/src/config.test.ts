@@ -47,4 +47,48 @@ describe('config', () => {
       expect((error as ConfigError).problems).toHaveLength(4);
     }
   });
+
+  it('stores files next to the SQLite file by default, or in S3 when a bucket is named', () => {
+    expect(loadConfig({}).files).toEqual({
+      store: { kind: 'local', dir: 'data/files' },
+      maxUploadBytes: 104_857_600,
+    });
+    expect(loadConfig({ SQLITE_PATH: '/srv/hub/hub.db' }).files.store).toEqual({
+      kind: 'local',
+      dir: '/srv/hub/files',
+    });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@db/hub' }).files.store).toEqual({
+      kind: 'local',
+      dir: './data/files',
+    });
+    expect(
+      loadConfig({
+        S3_BUCKET: 'hub-files',
+        S3_ENDPOINT: 'http://minio:9000',
+        S3_ACCESS_KEY_ID: 'key',
+        S3_SECRET_ACCESS_KEY: 'secret',
+        S3_FORCE_PATH_STYLE: 'true',
+        UPLOAD_MAX_BYTES: '2048',
+      }).files,
+    ).toEqual({
+      store: {
+        kind: 's3',
+        bucket: 'hub-files',
+        endpoint: 'http://minio:9000',
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'key', secretAccessKey: 'secret' },
+        forcePathStyle: true,
+      },
+      maxUploadBytes: 2048,
+    });
+  });
+
+  it('refuses incomplete S3 settings', () => {
+    expect(() => loadConfig({ S3_ENDPOINT: 'http://minio:9000' })).toThrow(/S3_BUCKET/);
+    expect(() => loadConfig({ S3_BUCKET: 'hub', S3_ACCESS_KEY_ID: 'key' })).toThrow(
+      /S3_SECRET_ACCESS_KEY/,
+    );
+    expect(() => loadConfig({ S3_BUCKET: 'hub', FILES_DIR: '/x' })).toThrow(/FILES_DIR/);
+    expect(() => loadConfig({ UPLOAD_MAX_BYTES: '-1' })).toThrow(/UPLOAD_MAX_BYTES/);
+  });
 });

@@ -2,6 +2,7 @@
  * The only reader of the environment. Every variable is validated at boot; when any is wrong, the
  * process exits listing all of them at once (see server.ts).
  */
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
@@ -49,7 +50,40 @@ const EnvSchema = z.object({
   AUTH_CONFIG_FILE: z.string().min(1).optional(),
   /** The same JSON inline, for deployments configured only through the environment. */
   AUTH_PROVIDERS: z.string().min(2).optional(),
+  /** Where uploaded files live on local disk (default: `files` next to the SQLite file). */
+  FILES_DIR: z.string().min(1).optional(),
+  /** Largest accepted upload, in bytes (enforced while the file streams in). */
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 ** 4)
+    .default(104_857_600),
+  /** An S3-compatible bucket instead of local disk; the other S3_* settings go with it. */
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  /** The S3 service's address (MinIO, Ceph, R2, …); AWS's own when absent. */
+  S3_ENDPOINT: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' })
+    .optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** Credentials; absent: the AWS SDK's default chain (environment role, instance profile). */
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** `bucket` in the path rather than the host name (MinIO and most self-hosted stores). */
+  S3_FORCE_PATH_STYLE: bool(false),
 });
+
+/** Where stored files live: a directory on local disk, or an S3-compatible bucket. */
+export type FileStoreConfig =
+  | { kind: 'local'; dir: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      endpoint: string | undefined;
+      region: string;
+      credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+      forcePathStyle: boolean;
+    };
 
 export type AppConfig = {
   nodeEnv: 'development' | 'production' | 'test';
@@ -66,6 +100,8 @@ export type AppConfig = {
   publicUrl: string;
   /** Sign-in methods and providers to set up at start (see auth/provider-config.ts). */
   authConfig: { file: string | undefined; inline: string | undefined };
+  /** File storage (see server/src/storage). */
+  files: { store: FileStoreConfig; maxUploadBytes: number };
 };
 
 export class ConfigError extends Error {
@@ -93,7 +129,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (e.AUTH_CONFIG_FILE && e.AUTH_PROVIDERS) {
     problems.push('AUTH_PROVIDERS: give either AUTH_CONFIG_FILE or AUTH_PROVIDERS, not both');
   }
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
+    problems.push(
+      'S3_SECRET_ACCESS_KEY: give both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither',
+    );
+  }
+  if (!e.S3_BUCKET && (e.S3_ENDPOINT || e.S3_ACCESS_KEY_ID || e.S3_SECRET_ACCESS_KEY)) {
+    problems.push('S3_BUCKET: the other S3_* settings need S3_BUCKET to name the bucket');
+  }
+  if (e.S3_BUCKET && e.FILES_DIR) {
+    problems.push('FILES_DIR: give either FILES_DIR (local disk) or S3_BUCKET, not both');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
+  const store: FileStoreConfig = e.S3_BUCKET
+    ? {
+        kind: 's3',
+        bucket: e.S3_BUCKET,
+        endpoint: e.S3_ENDPOINT,
+        region: e.S3_REGION,
+        credentials:
+          e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+            ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+            : undefined,
+        forcePathStyle: e.S3_FORCE_PATH_STYLE,
+      }
+    : {
+        kind: 'local',
+        dir:
+          e.FILES_DIR ?? (e.DATABASE_URL ? './data/files' : join(dirname(e.SQLITE_PATH), 'files')),
+      };
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
@@ -109,5 +173,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     devMode: e.DEV_MODE,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     authConfig: { file: e.AUTH_CONFIG_FILE, inline: e.AUTH_PROVIDERS },
+    files: { store, maxUploadBytes: e.UPLOAD_MAX_BYTES },
   };
 }
