@@ -1,0 +1,168 @@
+/**
+ * The one file storage interface every area uses (docs/adding-an-area.md, "Shared services"):
+ * objects addressed by an opaque key, written from a stream and read back as a stream, whole or
+ * a byte range. Two implementations: local disk (local-store.ts) and any S3-compatible store
+ * (s3-store.ts); both pass the same contract tests (file-store.contract.ts).
+ *
+ * A store never trusts what the client says a file is: `put` measures the size while the bytes
+ * stream through (and stops at the limit), hashes them, and detects the type from the content.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { AppError } from '@learning-hub/core';
+import { fileTypeFromBuffer, reasonableDetectionSizeInBytes } from 'file-type';
+
+export interface PutOptions {
+  /** The largest accepted size in bytes; one byte more aborts the write (413 FILE_TOO_LARGE). */
+  maxBytes: number;
+  /**
+   * What the client said the file is. Only a hint between safe text types for content without a
+   * magic number (text/csv rather than text/plain); never decides anything else.
+   */
+  contentType?: string;
+}
+
+export interface StoredObject {
+  key: string;
+  size: number;
+  /** SHA-256 of the content, hex. */
+  sha256: string;
+  /** Detected from the content (see detectMime). */
+  mime: string;
+}
+
+/** A byte range, both ends inclusive, already checked against the object's size. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface ObjectRead {
+  stream: Readable;
+  /** The whole object's size. */
+  size: number;
+  start: number;
+  /** Inclusive; `size - 1` for a whole read (-1 for an empty object). */
+  end: number;
+}
+
+export interface FileStore {
+  /** Which implementation (for logs and the health page). */
+  readonly kind: 'local' | 's3';
+  /** Streams `stream` into a new object; nothing stays under the key when it fails. */
+  put(stream: Readable, options: PutOptions): Promise<StoredObject>;
+  /** The object's bytes (a range of them); null when there is no such object. */
+  get(key: string, range?: ByteRange): Promise<ObjectRead | null>;
+  /** Removes the object; removing a missing object is not an error. */
+  delete(key: string): Promise<void>;
+  exists(key: string): Promise<boolean>;
+  /** The object's size, or null when there is no such object. */
+  stat(key: string): Promise<{ size: number } | null>;
+}
+
+/** A new object key: random, URL- and path-safe, and sorted roughly by nothing (no hot prefix). */
+export function newObjectKey(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/** Keys this service generates; anything else is refused before touching a disk path or URL. */
+export const OBJECT_KEY = /^[0-9a-f]{32}$/;
+
+export function fileTooLarge(maxBytes: number): AppError {
+  return new AppError(
+    'FILE_TOO_LARGE',
+    `The file is larger than the limit of ${formatBytes(maxBytes)}.`,
+    { maxBytes },
+  );
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 ** 3 && bytes % 1024 ** 3 === 0) return `${bytes / 1024 ** 3} GB`;
+  if (bytes >= 1024 ** 2) return `${Math.round((bytes / 1024 ** 2) * 10) / 10} MB`;
+  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
+  return `${bytes} bytes`;
+}
+
+/**
+ * A pass-through that counts, hashes and keeps the first bytes (for type detection) of what
+ * flows through it, and fails with FILE_TOO_LARGE as soon as more than `maxBytes` have passed.
+ */
+export class MeteredStream extends Transform {
+  size = 0;
+  private readonly hash = createHash('sha256');
+  private readonly headChunks: Buffer[] = [];
+  private headLength = 0;
+
+  constructor(private readonly maxBytes: number) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) {
+      callback(fileTooLarge(this.maxBytes));
+      return;
+    }
+    this.hash.update(chunk);
+    if (this.headLength < reasonableDetectionSizeInBytes) {
+      const part = chunk.subarray(0, reasonableDetectionSizeInBytes - this.headLength);
+      this.headChunks.push(Buffer.from(part));
+      this.headLength += part.length;
+    }
+    callback(null, chunk);
+  }
+
+  /** Call once the stream has ended. */
+  result(): { size: number; sha256: string; head: Buffer } {
+    return {
+      size: this.size,
+      sha256: this.hash.digest('hex'),
+      head: Buffer.concat(this.headChunks, this.headLength),
+    };
+  }
+}
+
+/** Text types a client may name for text content; anything else text-like is text/plain. */
+const TEXT_HINTS = new Set(['text/plain', 'text/csv', 'text/markdown', 'application/json']);
+
+/**
+ * The type of a file from its first bytes: the magic number when it has one (file-type), else
+ * text/plain for text (UTF-8 without control characters, or the hint among safe text types),
+ * else application/octet-stream. HTML, SVG and scripts have no magic number and so never come
+ * out as a type a browser would render as a document.
+ */
+export async function detectMime(head: Buffer, hint?: string): Promise<string> {
+  const found = await fileTypeFromBuffer(head);
+  if (found) return found.mime;
+  if (head.length > 0 && looksLikeText(head)) {
+    const wanted = hint?.split(';')[0]?.trim().toLowerCase();
+    return wanted && TEXT_HINTS.has(wanted) ? wanted : 'text/plain';
+  }
+  return 'application/octet-stream';
+}
+
+function looksLikeText(head: Buffer): boolean {
+  // The head may end in the middle of a UTF-8 sequence: drop up to 3 trailing bytes of one.
+  let end = head.length;
+  for (let i = 1; i <= 3 && end - i >= 0; i += 1) {
+    const byte = head[end - i] as number;
+    if ((byte & 0xc0) === 0xc0) {
+      end -= i;
+      break;
+    }
+    if ((byte & 0x80) === 0) break;
+  }
+  const text = head.subarray(0, end);
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(text);
+  } catch {
+    return false;
+  }
+  for (const byte of text) {
+    if (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d && byte !== 0x0c) {
+      return false;
+    }
+    if (byte === 0x7f) return false;
+  }
+  return true;
+}
