@@ -10,3 +10,4 @@ export * from './contracts/access';
 export * from './contracts/auth';
 export * from './contracts/admin';
 export * from './contracts/auth-providers';
+export * from './contracts/files';

@@ -24,6 +24,7 @@ import courseRoutes from './features/courses/routes';
 import departmentRoutes from './features/departments/routes';
 import healthRoutes from './features/health/routes';
 import adminSystemRoutes from './features/admin-system/routes';
+import filesRoutes from './features/files/routes';
 import { AccessService } from './access/access-service';
 import { ensureDevUser } from './auth/dev-user';
 import accessPlugin from './plugins/access';
@@ -37,6 +38,9 @@ import errorsPlugin, {
 import { registerOpenApi } from './plugins/openapi';
 import securityHeaders from './plugins/security-headers';
 import { serializerCompiler } from './plugins/serializer';
+import { createFileStore } from './storage';
+import { FileService } from './storage/file-service';
+import type { FileStore } from './storage/file-store';
 
 /** The version of the API, as the OpenAPI document states it. */
 export const API_VERSION = '0.1.0';
@@ -50,7 +54,19 @@ export interface BuildAppOptions {
   changes?: ChangeTracker | null;
   /** Overrides the logger (tests pass false). */
   logger?: FastifyServerOptions['logger'];
+  /** Overrides the file store the configuration names (tests). */
+  fileStore?: FileStore;
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Stored files: areas register their owner types and attach uploads (storage/file-service). */
+    files: FileService;
+  }
+}
+
+/** How often unattached uploads older than a day are looked for. */
+const ORPHAN_CLEANUP_INTERVAL_MS = 3_600_000;
 
 /** Redacted wherever they appear in a log line. */
 const REDACT = [
@@ -115,6 +131,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(config.devMode ? { devUser: () => ensureDevUser(db, now) } : {}),
   });
 
+  const files = new FileService(
+    options.fileStore ?? createFileStore(config.files.store),
+    db,
+    now,
+    access,
+    app.log,
+  );
+  app.decorate('files', files);
+
   // Before the routes: the API description collects them as they are added.
   await registerOpenApi(app, { version: API_VERSION });
   await app.register(healthRoutes, { db });
@@ -138,6 +163,27 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminRolesRoutes, { db, now });
   await app.register(adminAccessRoutes, { db, now });
   await app.register(adminSystemRoutes, { db });
+  await app.register(filesRoutes, { files, maxUploadBytes: config.files.maxUploadBytes });
+
+  // Orphaned uploads: once at start, then hourly. Safe with several instances (see cleanupOrphans).
+  let cleanupTimer: NodeJS.Timeout | undefined;
+  let cleaning: Promise<void> = Promise.resolve();
+  const cleanup = () =>
+    (cleaning = files.cleanupOrphans().then(
+      (removed) => {
+        if (removed > 0) app.log.info({ removed }, 'removed orphaned uploads');
+      },
+      (error: unknown) => app.log.error({ err: error }, 'orphaned upload clean-up failed'),
+    ));
+  app.addHook('onReady', async () => {
+    void cleanup();
+    cleanupTimer = setInterval(() => void cleanup(), ORPHAN_CLEANUP_INTERVAL_MS);
+    cleanupTimer.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(cleanupTimer);
+    await cleaning;
+  });
 
   const webDist = config.webDistDir;
   const hasWeb = existsSync(join(webDist, 'index.html'));

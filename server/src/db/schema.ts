@@ -220,6 +220,29 @@ export interface SsoCodesTable {
   consumed_at: string | null;
 }
 
+/** A stored file (server/src/storage); its bytes live in the file store under storage_key. */
+export interface FilesTable {
+  id: string;
+  /** The object's key in the file store. */
+  storage_key: string;
+  /** The name it was uploaded with, sanitised (no path, no control or bidi characters). */
+  original_name: string;
+  /** Detected from the content at upload. */
+  mime: string;
+  /** Bytes; bigint in PostgreSQL (read back as a string there, see file-repository). */
+  size: number | string;
+  /** SHA-256 of the content, hex (also the download's ETag). */
+  sha256: string;
+  uploaded_by: string;
+  created_at: string;
+  /** What the file belongs to (`lesson`, `submission`, …); null until attached. */
+  owner_type: string | null;
+  owner_id: string | null;
+  attached_at: string | null;
+  /** A ≤ 320 px WebP in the same store, for images. */
+  thumbnail_key: string | null;
+}
+
 export interface Database {
   departments: DepartmentsTable;
   users: UsersTable;
@@ -237,4 +260,5 @@ export interface Database {
   auth_providers: AuthProvidersTable;
   sso_flows: SsoFlowsTable;
   sso_codes: SsoCodesTable;
+  files: FilesTable;
 }

@@ -129,6 +129,7 @@ describe.skipIf(!available)(`authorization matrix (${TEST_DB_KIND})`, () => {
       method: 'kerberos',
       providerId: 'no-such-provider',
       testId: 'no-such-test-0000',
+      fileId: 'no-such-file',
     });
 
     const assignment = (userId: string, extra: Partial<ContextAssignment>): ContextAssignment => ({

@@ -10,7 +10,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { AppError } from '@learning-hub/core';
-import { fileTypeFromBuffer, reasonableDetectionSizeInBytes } from 'file-type';
+import { fileTypeFromBuffer } from 'file-type';
+
+/** How many leading bytes type detection reads (file-type's own "reasonable" sample size). */
+const DETECTION_BYTES = 4100;
 
 export interface PutOptions {
   /** The largest accepted size in bytes; one byte more aborts the write (413 FILE_TOO_LARGE). */
@@ -104,8 +107,8 @@ export class MeteredStream extends Transform {
       return;
     }
     this.hash.update(chunk);
-    if (this.headLength < reasonableDetectionSizeInBytes) {
-      const part = chunk.subarray(0, reasonableDetectionSizeInBytes - this.headLength);
+    if (this.headLength < DETECTION_BYTES) {
+      const part = chunk.subarray(0, DETECTION_BYTES - this.headLength);
       this.headChunks.push(Buffer.from(part));
       this.headLength += part.length;
     }

@@ -126,6 +126,8 @@ export interface TestContext {
   app: FastifyInstance;
   database: TestDatabase;
   clock: TestClock;
+  /** The app's stored files on local disk (a temporary directory, removed on close). */
+  filesDir: string;
   close(): Promise<void>;
 }
 
@@ -142,10 +144,12 @@ export async function createTestApp(
 ): Promise<TestContext> {
   const database = await createTestDatabase();
   const clock = createClock();
+  const filesDir = mkdtempSync(join(tmpdir(), 'lh-test-files-'));
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     WEB_DIST_DIR: '/nonexistent',
+    ...(options.env?.S3_BUCKET ? {} : { FILES_DIR: filesDir }),
     ...options.env,
   });
   const app = await buildApp({
@@ -161,9 +165,11 @@ export async function createTestApp(
     app,
     database,
     clock,
+    filesDir,
     close: async () => {
       await app.close();
       await database.close();
+      rmSync(filesDir, { recursive: true, force: true });
     },
   };
 }
@@ -180,6 +186,7 @@ export async function createSecondInstance(
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     WEB_DIST_DIR: '/nonexistent',
+    FILES_DIR: ctx.filesDir,
   });
   const app = await buildApp({
     config,

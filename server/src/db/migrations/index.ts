@@ -7,12 +7,14 @@ import * as m0001 from './0001-initial';
 import * as m0002 from './0002-access-model';
 import * as m0003 from './0003-sign-in-providers';
 import * as m0004 from './0004-sign-in-hardening';
+import * as m0005 from './0005-files';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-access-model': m0002,
   '0003-sign-in-providers': m0003,
   '0004-sign-in-hardening': m0004,
+  '0005-files': m0005,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,204 @@
+/**
+ * Files: upload (multipart, streamed straight into the file store), download with HTTP Range and
+ * ETag, the thumbnail of an image, and deleting one's own unattached upload. Every download
+ * checks the read permission of the thing the file belongs to (storage/file-service.ts).
+ */
+import multipart from '@fastify/multipart';
+import { AppError, FileParamsSchema, StoredFileSchema } from '@learning-hub/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { UserRecord } from '../../auth/user-repository';
+import { toStoredFile, type FileRecord } from '../../storage/file-repository';
+import type { FileService } from '../../storage/file-service';
+import { parseRange } from '../../storage/range';
+
+/** Types a browser shows in place without running anything of ours; the rest is a download. */
+function isInlineType(mime: string): boolean {
+  if (mime === 'image/svg+xml') return false; // scripts: never rendered in our origin
+  return (
+    mime.startsWith('image/') ||
+    mime.startsWith('video/') ||
+    mime.startsWith('audio/') ||
+    mime === 'application/pdf'
+  );
+}
+
+/** `Content-Disposition` (RFC 6266) with an ASCII fallback and the UTF-8 name (RFC 8187). */
+export function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+function contentType(mime: string): string {
+  return mime.startsWith('text/') ? `${mime}; charset=utf-8` : mime;
+}
+
+/** Whether `If-None-Match` names the entity tag (weak comparison, RFC 9110 §13.1.2). */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+function currentUser(request: FastifyRequest): UserRecord {
+  const user = request.auth?.user;
+  if (!user) throw new AppError('UNAUTHENTICATED', 'User not authenticated');
+  return user;
+}
+
+const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: number }> = async (
+  app,
+  { files, maxUploadBytes },
+) => {
+  await app.register(multipart, {
+    // The store enforces maxUploadBytes itself (with our message); busboy's own limit sits just
+    // above it and only guards the other parts of the request.
+    limits: { fileSize: maxUploadBytes + 1, files: 1, fields: 0, parts: 1, headerPairs: 100 },
+  });
+
+  app.post(
+    '/api/files',
+    {
+      config: { access: {} },
+      schema: {
+        description:
+          'Upload one file (multipart/form-data, one file part). Streams into storage; the type ' +
+          'is detected from the content. The file is the uploader’s alone until an area attaches it.',
+        response: { 201: StoredFileSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      if (!request.isMultipart()) {
+        throw new AppError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          'Send the file as multipart/form-data with one file part.',
+        );
+      }
+      const part = await request.file();
+      if (!part) throw new AppError('BAD_REQUEST', 'The request has no file part.');
+      const file = await files.upload(user, part.file, {
+        name: part.filename,
+        maxBytes: maxUploadBytes,
+        contentType: part.mimetype,
+      });
+      return reply.code(201).send(toStoredFile(file));
+    },
+  );
+
+  app.get(
+    '/api/files/:fileId',
+    {
+      config: { access: {} },
+      schema: {
+        description:
+          'Download a file (its owner’s read permission is checked on every request). Supports ' +
+          'Range (206, 416) and If-None-Match (304, the ETag is the SHA-256).',
+        params: FileParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      const file = await files.findReadable(currentUser(request), request.params.fileId);
+      return sendFile(request, reply, files, file, {
+        key: file.storageKey,
+        mime: file.mime,
+        etag: `"${file.sha256}"`,
+        disposition: contentDisposition(
+          isInlineType(file.mime) ? 'inline' : 'attachment',
+          file.name,
+        ),
+      });
+    },
+  );
+
+  app.get(
+    '/api/files/:fileId/thumbnail',
+    {
+      config: { access: {} },
+      schema: {
+        description: 'A ≤ 320 px WebP preview of an image file (404 when it has none).',
+        params: FileParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      const file = await files.findReadable(currentUser(request), request.params.fileId);
+      if (!file.thumbnailKey) throw new AppError('NOT_FOUND', 'This file has no thumbnail.');
+      const name = `${file.name.replace(/\.[^.]*$/, '')}.webp`;
+      return sendFile(request, reply, files, file, {
+        key: file.thumbnailKey,
+        mime: 'image/webp',
+        etag: `"${file.sha256}-thumbnail"`,
+        disposition: contentDisposition('inline', name),
+      });
+    },
+  );
+
+  app.delete(
+    '/api/files/:fileId',
+    {
+      config: { access: {} },
+      schema: {
+        description: 'Delete one’s own upload that is not attached to anything yet.',
+        params: FileParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      await files.deleteUnattached(currentUser(request), request.params.fileId);
+      return reply.code(204).send();
+    },
+  );
+};
+
+async function sendFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  files: FileService,
+  file: FileRecord,
+  object: { key: string; mime: string; etag: string; disposition: string },
+) {
+  reply
+    .header('etag', object.etag)
+    // Cached only privately and revalidated every time: the permission is checked per request.
+    .header('cache-control', 'private, no-cache')
+    .header('x-content-type-options', 'nosniff')
+    .header('accept-ranges', 'bytes');
+  if (matchesEtag(request.headers['if-none-match'], object.etag)) {
+    return reply.code(304).send();
+  }
+  const size = (await files.store.stat(object.key))?.size;
+  if (size === undefined) {
+    request.log.error({ fileId: file.id, key: object.key }, 'a stored file has no object');
+    throw new AppError('NOT_FOUND', 'File not found');
+  }
+  const ifRange = request.headers['if-range'];
+  const range =
+    ifRange === undefined || ifRange === object.etag
+      ? parseRange(request.headers.range, size)
+      : ({ kind: 'whole' } as const);
+  if (range.kind === 'unsatisfiable') {
+    reply.header('content-range', `bytes */${size}`);
+    throw new AppError(
+      'RANGE_NOT_SATISFIABLE',
+      `The requested range is not within the file (${size} bytes).`,
+    );
+  }
+  const read = await files.store.get(
+    object.key,
+    range.kind === 'range' ? { start: range.start, end: range.end } : undefined,
+  );
+  if (!read) throw new AppError('NOT_FOUND', 'File not found');
+  reply
+    .header('content-type', contentType(object.mime))
+    .header('content-disposition', object.disposition)
+    .header('content-length', String(read.end - read.start + 1));
+  if (range.kind === 'range') {
+    reply.code(206).header('content-range', `bytes ${read.start}-${read.end}/${read.size}`);
+  }
+  return reply.send(read.stream);
+}
+
+export default filesRoutes;
