@@ -32,6 +32,7 @@ import {
   deleteUnattachedFile,
   findFile,
   insertFile,
+  listFilesOf,
   listOrphans,
   type FileRecord,
 } from './file-repository';
@@ -199,6 +200,11 @@ export class FileService {
     }
     if (!(await deleteUnattachedFile(this.db, fileId, user.id))) throw notFound();
     await this.removeObjects(file);
+  }
+
+  /** The files attached to one thing, oldest first. */
+  async listOwned(owner: { type: string; id: string }): Promise<FileRecord[]> {
+    return listFilesOf(this.db, owner.type, owner.id);
   }
 
   /** Deletes a file whatever it belongs to, for an area removing the thing that owns it. */

@@ -309,6 +309,13 @@ describe.skipIf(!available)(`files (${TEST_DB_KIND})`, () => {
       headers: bearer(sam.token),
     });
     expect(del.statusCode).toBe(409);
+
+    // The area deleting the thing deletes its files.
+    const owned = await ctx.app.files.listOwned({ type: 'note', id: 'n2' });
+    expect(owned.map((f) => f.id)).toEqual([closed.id]);
+    for (const f of owned) await ctx.app.files.deleteOwned(f.id);
+    expect((await get(closed.id, ada.token)).statusCode).toBe(404);
+    expect(storedObjects(ctx.filesDir)).toHaveLength(1);
   });
 
   it('attaches a file to exactly one thing when two attaches race', async () => {
