@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -210,6 +211,64 @@ describe.skipIf(!available)(`files (${TEST_DB_KIND})`, () => {
 
     const fits = await upload(sam.token, 'small.bin', randomBytes(4096));
     expect(fits.statusCode).toBe(201);
+  });
+
+  it('over real HTTP, answers 413 mid-upload and closes the connection', async () => {
+    const { sam } = await start({ UPLOAD_MAX_BYTES: String(1024 * 1024) });
+    await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = ctx.app.server.address() as { port: number };
+    const size = 20 * 1024 * 1024;
+    const boundary = 'lhboundary';
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\n\r\n`,
+    );
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const answer = await new Promise<{ status: number; body: string; connection: string }>(
+      (resolve, reject) => {
+        const req = request(
+          {
+            port,
+            host: '127.0.0.1',
+            path: '/api/files',
+            method: 'POST',
+            headers: {
+              ...bearer(sam.token),
+              'content-type': `multipart/form-data; boundary=${boundary}`,
+              'content-length': String(head.length + size + tail.length),
+            },
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (c: Buffer) => (body += c.toString()));
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                body,
+                connection: String(res.headers.connection),
+              }),
+            );
+          },
+        );
+        // Writes after the server closed the connection fail; the answer has arrived by then.
+        req.on('error', (error) => setTimeout(() => reject(error), 1000));
+        req.write(head);
+        const chunk = Buffer.alloc(64 * 1024, 7);
+        let sent = 0;
+        const pump = () => {
+          while (sent < size) {
+            sent += chunk.length;
+            if (!req.write(chunk)) return void req.once('drain', pump);
+          }
+          req.end(tail);
+        };
+        pump();
+      },
+    );
+    expect(answer.status).toBe(413);
+    expect(answer.connection).toBe('close');
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 'FILE_TOO_LARGE' });
+    expect(await ctx.database.db.selectFrom('files').select('id').execute()).toEqual([]);
+    expect(storedObjects(ctx.filesDir)).toEqual([]);
   });
 
   it('refuses uploads that are not multipart, have no file, or come from nobody', async () => {

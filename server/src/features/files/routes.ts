@@ -81,12 +81,19 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
       }
       const part = await request.file();
       if (!part) throw new AppError('BAD_REQUEST', 'The request has no file part.');
-      const file = await files.upload(user, part.file, {
-        name: part.filename,
-        maxBytes: maxUploadBytes,
-        contentType: part.mimetype,
-      });
-      return reply.code(201).send(toStoredFile(file));
+      try {
+        const file = await files.upload(user, part.file, {
+          name: part.filename,
+          maxBytes: maxUploadBytes,
+          contentType: part.mimetype,
+        });
+        return await reply.code(201).send(toStoredFile(file));
+      } catch (error) {
+        // The rest of the body will not be read: close the connection once the answer is out,
+        // so the client stops sending instead of waiting on a socket nobody reads.
+        reply.header('connection', 'close');
+        throw error;
+      }
     },
   );
 
