@@ -10,31 +10,13 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireTool } from '../test/helpers';
+import { s3rverAvailable, startS3rver, type TestS3 } from '../test/s3rver';
 import type { FileStore } from './file-store';
 import { LocalFileStore } from './local-store';
 import { createS3Client, S3FileStore } from './s3-store';
 import { PNG_1X1 } from './test-files';
 
-type S3rverInstance = {
-  run(): Promise<{ address: string; port: number }>;
-  close(): Promise<void>;
-};
-type S3rverClass = new (options: object) => S3rverInstance;
-
-async function loadS3rver(): Promise<S3rverClass | null> {
-  try {
-    // s3rver ships no types; its two methods used here are declared above.
-    const name = 's3rver';
-    const module = (await import(name)) as { default: S3rverClass };
-    return module.default;
-  } catch {
-    return null;
-  }
-}
-
-const S3rver = await loadS3rver();
-const haveS3rver = requireTool('s3rver', S3rver !== null, 'npm install -D s3rver -w server');
+const haveS3rver = s3rverAvailable();
 
 async function bytes(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -165,39 +147,26 @@ contract('local disk', async () => {
   return { store: new LocalFileStore(localDir), leftovers: () => countFiles(localDir) };
 });
 
-let s3: S3rverInstance | null = null;
-let s3Dir = '';
+let s3: TestS3 | null = null;
 describe.skipIf(!haveS3rver)('s3', () => {
   contract('S3 (s3rver)', async () => {
-    s3Dir = mkdtempSync(join(tmpdir(), 'lh-s3rver-'));
-    s3 = new S3rver!({
-      port: 0,
-      address: '127.0.0.1',
-      silent: true,
-      directory: s3Dir,
-      configureBuckets: [{ name: 'contract-bucket' }],
-    });
-    const { port } = await s3.run();
+    s3 = await startS3rver('contract-bucket');
     const store = new S3FileStore(
       createS3Client({
         kind: 's3',
-        bucket: 'contract-bucket',
-        endpoint: `http://127.0.0.1:${port}`,
+        bucket: s3.bucket,
+        endpoint: s3.endpoint,
         region: 'us-east-1',
         credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
         forcePathStyle: true,
       }),
-      'contract-bucket',
+      s3.bucket,
     );
-    const countObjects = (dir: string): number =>
-      readdirSync(dir, { withFileTypes: true, recursive: true }).filter(
-        (entry) => entry.isFile() && entry.name.endsWith('._S3rver_object'),
-      ).length;
-    return { store, leftovers: () => countObjects(s3Dir) };
+    return { store, leftovers: () => s3!.objectCount() };
   });
 });
 
 afterAll(async () => {
   await s3?.close();
-  for (const dir of [localDir, s3Dir]) if (dir) rmSync(dir, { recursive: true, force: true });
+  if (localDir) rmSync(localDir, { recursive: true, force: true });
 });

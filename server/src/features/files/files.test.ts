@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PNG_1X1, PDF_HEAD } from '../../storage/test-files';
 import {
   bearer,
@@ -15,6 +15,7 @@ import {
   TEST_DB_KIND,
   type TestContext,
 } from '../../test/helpers';
+import { s3rverAvailable, startS3rver, type TestS3 } from '../../test/s3rver';
 
 const available = await testDatabaseAvailable();
 const HOUR = 3_600_000;
@@ -491,5 +492,77 @@ describe.skipIf(!available)(`files (${TEST_DB_KIND})`, () => {
       });
       expect(response.statusCode).toBe(404);
     }
+  });
+});
+
+describe.skipIf(!available || !s3rverAvailable())(`files on S3 (${TEST_DB_KIND})`, () => {
+  let s3: TestS3;
+  let ctx: TestContext;
+  beforeAll(async () => {
+    s3 = await startS3rver('files-routes');
+  });
+  afterAll(async () => {
+    await s3?.close();
+  });
+  afterEach(async () => {
+    await ctx?.close();
+  });
+
+  async function upload(token: string, name: string, content: Buffer | string) {
+    const body = multipart(name, content);
+    return ctx.app.inject({
+      method: 'POST',
+      url: '/api/files',
+      headers: { ...bearer(token), ...body.headers },
+      payload: body.payload,
+    });
+  }
+
+  it('round-trips, serves ranges and thumbnails, refuses 413 and cleans orphans in the bucket', async () => {
+    ctx = await createTestApp({ env: { ...s3.env, UPLOAD_MAX_BYTES: String(8 * 1024 * 1024) } });
+    expect(ctx.app.files.store.kind).toBe('s3');
+    const sam = await createTestUser(ctx, { username: 'sam' });
+    const token = await signIn(ctx.app, 'sam', sam.password);
+    const before = s3.objectCount();
+
+    const content = randomBytes(6 * 1024 * 1024);
+    const file = (await upload(token, 'big.bin', content)).json();
+    expect(file.size).toBe(content.length);
+    const whole = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/files/${file.id}`,
+      headers: bearer(token),
+    });
+    expect(whole.rawPayload.equals(content)).toBe(true);
+    const part = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/files/${file.id}`,
+      headers: { ...bearer(token), range: 'bytes=100-199' },
+    });
+    expect(part.statusCode).toBe(206);
+    expect(part.rawPayload.equals(content.subarray(100, 200))).toBe(true);
+
+    const image = await sharp({
+      create: { width: 400, height: 400, channels: 3, background: '#123' },
+    })
+      .png()
+      .toBuffer();
+    const picture = (await upload(token, 'p.png', image)).json();
+    const thumb = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/files/${picture.id}/thumbnail`,
+      headers: bearer(token),
+    });
+    expect(thumb.statusCode).toBe(200);
+    expect((await sharp(thumb.rawPayload).metadata()).width).toBe(320);
+    expect(s3.objectCount()).toBe(before + 3);
+
+    const refused = await upload(token, 'huge.bin', randomBytes(9 * 1024 * 1024));
+    expect(refused.statusCode).toBe(413);
+    expect(s3.objectCount()).toBe(before + 3);
+
+    ctx.clock.advance(25 * HOUR);
+    expect(await ctx.app.files.cleanupOrphans()).toBe(2);
+    expect(s3.objectCount()).toBe(before);
   });
 });
