@@ -118,6 +118,15 @@ describe.skipIf(!available)(`files (${TEST_DB_KIND})`, () => {
     });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
+
+    const head = await ctx.app.inject({
+      method: 'HEAD',
+      url: `/api/files/${file.id}`,
+      headers: bearer(sam.token),
+    });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe(String(content.length));
+    expect(head.body).toBe('');
   });
 
   it('serves byte ranges (206) and refuses ranges outside the file (416)', async () => {

@@ -56,8 +56,15 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
 ) => {
   await app.register(multipart, {
     // The store enforces maxUploadBytes itself (with our message); busboy's own limit sits just
-    // above it and only guards the other parts of the request.
-    limits: { fileSize: maxUploadBytes + 1, files: 1, fields: 0, parts: 1, headerPairs: 100 },
+    // above it. A few small form fields (ignored) are tolerated before the file part.
+    limits: {
+      fileSize: maxUploadBytes + 1,
+      files: 1,
+      fields: 10,
+      fieldSize: 1024,
+      parts: 11,
+      headerPairs: 100,
+    },
   });
 
   app.post(
