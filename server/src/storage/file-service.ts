@@ -221,6 +221,8 @@ export class FileService {
    */
   async cleanupOrphans(): Promise<number> {
     const before = new Date(this.now() - ORPHAN_AGE_MS).toISOString();
+    // Half-written uploads of a crashed process (by the file's own time: the clock of the disk).
+    await this.store.removeIncomplete?.(Date.now() - ORPHAN_AGE_MS);
     let removed = 0;
     const seen = new Set<string>();
     for (;;) {

@@ -4,7 +4,7 @@
  * elsewhere its half is skipped with a loud notice.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -145,6 +145,28 @@ contract('local disk', async () => {
       0,
     );
   return { store: new LocalFileStore(localDir), leftovers: () => countFiles(localDir) };
+});
+
+describe('local disk: interrupted writes', () => {
+  it('removes half-written uploads older than the cut-off, and only those', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lh-files-'));
+    try {
+      const store = new LocalFileStore(dir);
+      const kept = await store.put(Readable.from(['keep']), { maxBytes: 10 });
+      mkdirSync(join(dir, 'tmp'), { recursive: true });
+      const old = join(dir, 'tmp', 'a'.repeat(32) + '.part');
+      const recent = join(dir, 'tmp', 'b'.repeat(32) + '.part');
+      writeFileSync(old, 'half');
+      writeFileSync(recent, 'half');
+      const dayAgo = new Date(Date.now() - 2 * 86_400_000);
+      utimesSync(old, dayAgo, dayAgo);
+      expect(await store.removeIncomplete(Date.now() - 86_400_000)).toBe(1);
+      expect(readdirSync(join(dir, 'tmp'))).toEqual(['b'.repeat(32) + '.part']);
+      expect(await store.exists(kept.key)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 let s3: TestS3 | null = null;

@@ -61,6 +61,12 @@ export interface FileStore {
   exists(key: string): Promise<boolean>;
   /** The object's size, or null when there is no such object. */
   stat(key: string): Promise<{ size: number } | null>;
+  /**
+   * Removes what interrupted writes left behind (a crash mid-upload) that is older than
+   * `before` (epoch ms); returns how many. S3 stores leave that to the bucket's lifecycle rule
+   * (AbortIncompleteMultipartUpload).
+   */
+  removeIncomplete?(before: number): Promise<number>;
 }
 
 /** A new object key: random, URL- and path-safe, and sorted roughly by nothing (no hot prefix). */

@@ -4,7 +4,7 @@
  * file under a real key; objects are spread over `ab/cd/` subdirectories by the key's first bytes.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -74,6 +74,28 @@ export class LocalFileStore implements FileStore {
     const end = range?.end ?? found.size - 1;
     const stream = createReadStream(this.path(key) as string, { start, end });
     return { stream, size: found.size, start, end };
+  }
+
+  async removeIncomplete(before: number): Promise<number> {
+    const tmpDir = join(this.dir, 'tmp');
+    let names: string[];
+    try {
+      names = await readdir(tmpDir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw error;
+    }
+    let removed = 0;
+    for (const name of names) {
+      if (!name.endsWith('.part')) continue;
+      const path = join(tmpDir, name);
+      const s = await stat(path).catch(() => null);
+      if (s && s.mtimeMs < before) {
+        await rm(path, { force: true });
+        removed += 1;
+      }
+    }
+    return removed;
   }
 
   async delete(key: string): Promise<void> {
