@@ -43,7 +43,10 @@ import { canThumbnail, makeThumbnail } from './thumbnails';
 export interface FileOwnerContext {
   db: Db;
   now: () => number;
-  /** Whether `user` holds all `permissions` in `scope` (system when absent), by core's rules. */
+  /**
+   * Whether `user` holds all `permissions` in `scope` (system when absent), by core's rules. Use
+   * it within a request: the access plugin has loaded the user's permissions by then.
+   */
   can(
     user: UserRecord,
     permissions: readonly PermissionId[],

@@ -112,12 +112,6 @@ export class S3FileStore implements FileStore {
 
   async get(key: string, range?: ByteRange): Promise<ObjectRead | null> {
     if (!OBJECT_KEY.test(key)) return null;
-    let size: number;
-    if (range) {
-      const found = await this.stat(key);
-      if (!found) return null;
-      size = found.size;
-    } else size = -1;
     try {
       const answer = await this.client.send(
         new GetObjectCommand({
@@ -126,7 +120,9 @@ export class S3FileStore implements FileStore {
           ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
         }),
       );
-      if (size < 0) size = answer.ContentLength ?? 0;
+      // A ranged answer names the whole size in Content-Range (`bytes 0-9/1000`).
+      const total = /\/(\d+)$/.exec(answer.ContentRange ?? '')?.[1];
+      const size = range && total !== undefined ? Number(total) : (answer.ContentLength ?? 0);
       const stream = answer.Body instanceof Readable ? answer.Body : Readable.from([]);
       return range
         ? { stream, size, start: range.start, end: range.end }
