@@ -1,0 +1,129 @@
+/**
+ * The one server-side sanitiser of rich text (lessons, assignment instructions, feedback, and the
+ * library, wiki and announcements after them). The editor (web/src/components/rich-text-editor)
+ * sends HTML; what is stored and served is that HTML reduced to an allow-list: the elements and
+ * attributes the editor produces, links to http(s)/mailto only, and images and media only from
+ * the app's own file storage (`/api/files/<id>`). Anything else — scripts, event handlers, styles,
+ * `javascript:` and `data:` URLs, forms, frames, SVG — is removed, never escaped into view.
+ *
+ * Sanitising again is safe and stable (a second pass only repairs nesting the way the browser
+ * would, such as a table inside a paragraph; the tests check this), so stored HTML may be
+ * sanitised again when the allow-list changes. How an area uses it:
+ * docs/adding-an-area.md (Rich text).
+ */
+import sanitizeHtml from 'sanitize-html';
+
+/** Where embedded images, video and audio may come from: the app's own file downloads. */
+const STORED_FILE = /^\/api\/files\/[A-Za-z0-9_-]{1,64}(\/thumbnail)?$/;
+
+const HEADINGS = ['h2', 'h3', 'h4'];
+const TEXT = ['p', 'br', 'hr', 'blockquote', 'pre', 'code', 'strong', 'b', 'em', 'i', 'u', 's'];
+const MARKS = ['mark', 'sub', 'sup', 'span'];
+const LISTS = ['ul', 'ol', 'li'];
+const TABLES = ['table', 'colgroup', 'col', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td'];
+const MEDIA = ['img', 'video', 'audio', 'source', 'figure', 'figcaption'];
+
+const OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: [...HEADINGS, ...TEXT, ...MARKS, ...LISTS, ...TABLES, ...MEDIA, 'a'],
+  allowedAttributes: {
+    a: ['href', 'title', 'target', 'rel'],
+    img: ['src', 'alt', 'title', 'width', 'height'],
+    video: ['src', 'controls', 'width', 'height', 'poster'],
+    audio: ['src', 'controls'],
+    source: ['src', 'type'],
+    ol: ['start'],
+    th: ['colspan', 'rowspan'],
+    td: ['colspan', 'rowspan'],
+    col: ['span'],
+    code: ['class'],
+    pre: ['class'],
+    li: ['data-checked'],
+    ul: ['data-type'],
+  },
+  // Code blocks keep their language class only (`language-js`), for highlighting.
+  allowedClasses: { code: [/^language-[a-z0-9+#-]{1,20}$/], pre: [/^language-[a-z0-9+#-]{1,20}$/] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesByTag: { img: [], video: [], audio: [], source: [] },
+  allowedSchemesAppliedToAttributes: ['href', 'src', 'poster'],
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+  // Script, style and the like go with their content; other unknown tags keep their text.
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'template', 'xmp'],
+  enforceHtmlBoundary: false,
+  parser: { lowerCaseTags: true, lowerCaseAttributeNames: true },
+  exclusiveFilter: (frame) =>
+    // Media without a stored source would show nothing (or fetch from elsewhere): dropped.
+    (frame.tag === 'img' || frame.tag === 'source') && !frame.attribs.src,
+  transformTags: {
+    // Every link opens safely; links to other sites open in a new tab without the opener.
+    a: (tagName, attribs) => {
+      const { target: _target, rel: _rel, href, ...rest } = attribs;
+      const url = (href ?? '').trim();
+      // Protocol-relative links are refused like any other URL without an allowed scheme.
+      if (url.startsWith('//') || url.startsWith('\\')) return { tagName, attribs: rest };
+      const external = /^https?:/i.test(url);
+      return {
+        tagName,
+        attribs: {
+          ...(href === undefined ? {} : { href }),
+          ...rest,
+          ...(external ? { target: '_blank', rel: 'noopener noreferrer nofollow' } : {}),
+        },
+      };
+    },
+    img: mediaFromStorage,
+    video: mediaFromStorage,
+    audio: mediaFromStorage,
+    source: mediaFromStorage,
+  },
+};
+
+/** Keeps `src`/`poster` only when they point at the app's own stored files. */
+function mediaFromStorage(tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag {
+  const { src, poster, ...rest } = attribs;
+  return {
+    tagName,
+    attribs: {
+      ...(src && STORED_FILE.test(src) ? { src } : {}),
+      ...rest,
+      ...(poster && STORED_FILE.test(poster) ? { poster } : {}),
+    },
+  };
+}
+
+/** The HTML reduced to the allow-list; the empty string for nothing but whitespace. */
+export function sanitizeRichText(html: string): string {
+  const clean = sanitizeHtml(html, OPTIONS).trim();
+  return isBlankRichText(clean) ? '' : clean;
+}
+
+/** Whether rich text shows nothing a reader could see (no text, no media). */
+export function isBlankRichText(html: string): boolean {
+  if (/<(img|video|audio|hr|table)\b/i.test(html)) return false;
+  const text = sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} });
+  return text.replace(/&nbsp;|\s/g, '') === '';
+}
+
+const ENTITIES: Record<string, string> = {
+  nbsp: ' ',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  '#39': "'",
+};
+
+/** Plain text of rich text (for search indexes, previews and notifications). */
+export function richTextToPlainText(html: string): string {
+  return (
+    sanitizeHtml(html.replace(/<\/(p|h[1-6]|li|tr|blockquote|pre)>|<br\s*\/?>/gi, '$&\n'), {
+      allowedTags: [],
+      allowedAttributes: {},
+    })
+      // One pass, so `&amp;lt;` becomes `&lt;`, not `<`.
+      .replace(/&(nbsp|amp|lt|gt|quot|#39);/g, (_m, entity: string) => ENTITIES[entity] ?? '')
+      .replace(/[ \t]+\n/g, '\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim()
+  );
+}
