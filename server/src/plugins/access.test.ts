@@ -133,7 +133,7 @@ describe.skipIf(!available)(`access plugin (${TEST_DB_KIND})`, () => {
   });
 
   it('serves liveness and readiness', async () => {
-    expect((await get('/healthz')).json()).toEqual({ status: 'ok', node: process.version });
+    expect((await get('/healthz')).json()).toEqual({ status: 'ok' });
     expect((await get('/readyz')).json()).toEqual({ status: 'ready' });
   });
 });

@@ -1,16 +1,14 @@
 /**
- * Liveness (`/healthz`: the process answers, with the Node.js version it runs on) and readiness
- * (`/readyz`: the database answers).
+ * Liveness (`/healthz`: the process answers) and readiness (`/readyz`: the database answers).
+ * Both are public, so they tell nothing about the software: the Node.js version is in the start-up
+ * log and on Admin → System (`GET /api/admin/system`).
  */
 import { AppError } from '@learning-hub/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { isDatabaseReachable, type Db } from '../../db';
 
 const healthRoutes: FastifyPluginAsync<{ db: Db }> = async (app, { db }) => {
-  app.get('/healthz', { config: { access: { public: true } } }, async () => ({
-    status: 'ok',
-    node: process.version,
-  }));
+  app.get('/healthz', { config: { access: { public: true } } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { config: { access: { public: true } } }, async () => {
     if (!(await isDatabaseReachable(db))) {
       throw new AppError('SERVICE_UNAVAILABLE', 'The database is not reachable.');
