@@ -7,42 +7,16 @@
  *
  * Last line: `req/s me=<n> bare=<n>`.
  */
-import { fork, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ensureServerBuilt, REPO_ROOT, waitForHttp } from './server-process';
 import autocannon from 'autocannon';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = REPO_ROOT;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-
-function ensureServerBuilt(): void {
-  if (process.env.BENCH_SKIP_BUILD === '1' && existsSync(join(root, 'server/dist/server.js')))
-    return;
-  const result = spawnSync('npm', ['run', '--silent', 'build:server'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (result.status !== 0 || !existsSync(join(root, 'server/dist/server.js'))) {
-    throw new Error('could not build the server');
-  }
-}
-
-async function waitForHttp(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(url);
-      if (res.ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${url} did not come up`);
-}
 
 interface Figures {
   requests: number;

@@ -13,39 +13,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ensureServerBuilt, REPO_ROOT, waitForHttp } from './server-process';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = REPO_ROOT;
 const UPLOAD_MB = Number(process.env.BENCH_UPLOAD_MB ?? 200);
 const TARGET_RSS_MB = 64;
 const WARM_MB = Number(process.env.BENCH_WARM_MB ?? 16);
 const MB = 1024 * 1024;
-
-function ensureServerBuilt(): void {
-  if (process.env.BENCH_SKIP_BUILD === '1' && existsSync(join(root, 'server/dist/server.js')))
-    return;
-  const result = spawnSync('npm', ['run', '--silent', 'build:server'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (result.status !== 0 || !existsSync(join(root, 'server/dist/server.js'))) {
-    throw new Error('could not build the server');
-  }
-}
-
-async function waitForHttp(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(url);
-      if (res.ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${url} did not come up`);
-}
 
 /** Resident set size of a process in bytes (/proc on Linux, `ps` elsewhere). */
 function rssOf(pid: number): number {
@@ -174,7 +148,7 @@ async function main(): Promise<void> {
     stdio: 'inherit',
   });
   try {
-    await waitForHttp(`${base}/healthz`, server);
+    await waitForHttp(`${base}/healthz`, server, 400);
     const login = await fetch(`${base}/api/auth/local`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
