@@ -6,10 +6,8 @@ import {
   type UserCreated,
 } from '@learning-hub/core';
 import {
-  ActionIcon,
   Alert,
   Button,
-  CopyButton,
   Group,
   Modal,
   Select,
@@ -17,12 +15,11 @@ import {
   Stack,
   Text,
   TextInput,
-  Tooltip,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { CopyValueButton } from '../../../components/copy-value-button';
 import { useCan } from '../../../lib/auth/use-can';
 import { fullName } from '../../../lib/format';
 import { useDepartments } from '../api/directory-api';
@@ -210,25 +207,11 @@ function OneTimePassword({ created, onDone }: { created: UserCreated; onDone(): 
           style={{ flex: 1 }}
           onFocus={(event) => event.currentTarget.select()}
         />
-        <CopyButton value={oneTimePassword}>
-          {({ copied, copy }) => (
-            <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow>
-              <ActionIcon
-                variant="default"
-                size="lg"
-                onClick={copy}
-                aria-label={copied ? 'Password copied' : 'Copy the password'}
-                mb={4}
-              >
-                {copied ? (
-                  <IconCheck size={16} aria-hidden="true" />
-                ) : (
-                  <IconCopy size={16} aria-hidden="true" />
-                )}
-              </ActionIcon>
-            </Tooltip>
-          )}
-        </CopyButton>
+        <CopyValueButton
+          value={oneTimePassword}
+          label="Copy the password"
+          copiedLabel="Password copied"
+        />
       </Group>
       <Group justify="flex-end">
         <Button

@@ -1,10 +1,8 @@
 import type { ProviderMethod, ProviderView } from '@learning-hub/core';
 import {
-  ActionIcon,
   Alert,
   Badge,
   Button,
-  CopyButton,
   Fieldset,
   Group,
   Modal,
@@ -16,11 +14,11 @@ import {
   Text,
   Textarea,
   TextInput,
-  Tooltip,
 } from '@mantine/core';
 import { useForm, type UseFormReturnType } from '@mantine/form';
-import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
+import { CopyValueButton } from '../../../components/copy-value-button';
 import { useSaveProvider } from '../api/auth-settings-api';
 import { useRoles } from '../api/roles-api';
 import { errorMessage, notifySuccess } from '../utils/notify';
@@ -388,25 +386,11 @@ function SsoFields({ form, redirectUri }: { form: Form; redirectUri: string }) {
               variant="filled"
               style={{ flex: 1 }}
             />
-            <CopyButton value={redirectUri}>
-              {({ copied, copy }) => (
-                <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow>
-                  <ActionIcon
-                    variant="default"
-                    size="lg"
-                    onClick={copy}
-                    aria-label={copied ? 'Redirect URI copied' : 'Copy the redirect URI'}
-                    mb={4}
-                  >
-                    {copied ? (
-                      <IconCheck size={16} aria-hidden="true" />
-                    ) : (
-                      <IconCopy size={16} aria-hidden="true" />
-                    )}
-                  </ActionIcon>
-                </Tooltip>
-              )}
-            </CopyButton>
+            <CopyValueButton
+              value={redirectUri}
+              label="Copy the redirect URI"
+              copiedLabel="Redirect URI copied"
+            />
           </Group>
           <Switch
             label="Allow an http:// issuer"
