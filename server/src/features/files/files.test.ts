@@ -315,6 +315,35 @@ describe.skipIf(!available)(`files (${TEST_DB_KIND})`, () => {
     expect(anonymous.statusCode).toBe(401);
   });
 
+  it('refuses a malformed multipart body with a clear 400 and stores nothing', async () => {
+    const { sam } = await start();
+    const before = await ctx.database.db.selectFrom('files').select('id').execute();
+    const malformed: [string, string][] = [
+      // No boundary in the content type.
+      ['multipart/form-data', 'x'],
+      // The body ends inside the file part.
+      [
+        'multipart/form-data; boundary=cut',
+        '--cut\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhello',
+      ],
+    ];
+    for (const [contentType, payload] of malformed) {
+      const response = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/files',
+        headers: { ...bearer(sam.token), 'content-type': contentType },
+        payload,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({
+        code: 'BAD_REQUEST',
+        message:
+          'The upload is not valid multipart/form-data (no boundary, or the body ended early).',
+      });
+    }
+    expect(await ctx.database.db.selectFrom('files').select('id').execute()).toEqual(before);
+  });
+
   it('keeps an unattached file to its uploader; only they may delete it', async () => {
     const { sam, kim, ada } = await start();
     const file = (await upload(sam.token, 'mine.txt', 'private notes')).json();

@@ -86,7 +86,12 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
           'Send the file as multipart/form-data with one file part.',
         );
       }
-      const part = await request.file();
+      let part: Awaited<ReturnType<typeof request.file>>;
+      try {
+        part = await request.file();
+      } catch (error) {
+        throw malformedUpload(error);
+      }
       if (!part) throw new AppError('BAD_REQUEST', 'The request has no file part.');
       try {
         const file = await files.upload(user, part.file, {
@@ -99,6 +104,9 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
         // The rest of the body will not be read: close the connection once the answer is out,
         // so the client stops sending instead of waiting on a socket nobody reads.
         reply.header('connection', 'close');
+        // An error of the body itself (cut short, a broken part) is the client's, not the store's.
+        const bodyError = part.file.errored;
+        if (bodyError && !(error instanceof AppError)) throw malformedUpload(bodyError);
         throw error;
       }
     },
@@ -216,3 +224,18 @@ async function sendFile(
 }
 
 export default filesRoutes;
+
+/**
+ * A multipart body the parser refuses (no boundary, cut short, a malformed header) as a clear 400;
+ * the parser's own limit errors keep their 4xx.
+ */
+function malformedUpload(error: unknown): Error {
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  if (error instanceof AppError || (typeof status === 'number' && status >= 400 && status < 500)) {
+    return error as Error;
+  }
+  return new AppError(
+    'BAD_REQUEST',
+    'The upload is not valid multipart/form-data (no boundary, or the body ended early).',
+  );
+}
