@@ -11,3 +11,4 @@ export * from './contracts/auth';
 export * from './contracts/admin';
 export * from './contracts/auth-providers';
 export * from './contracts/files';
+export * from './contracts/classroom';

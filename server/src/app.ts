@@ -40,6 +40,7 @@ import securityHeaders from './plugins/security-headers';
 import { serializerCompiler } from './plugins/serializer';
 import { createFileStore } from './storage';
 import { FileService } from './storage/file-service';
+import { loadUrlSigningKey, UrlSigner } from './storage/signed-urls';
 import type { FileStore } from './storage/file-store';
 
 /** The version of the API, as the OpenAPI document states it. */
@@ -128,6 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     now,
     access,
     changes: options.changes ?? null,
+    urlSigner: new UrlSigner(await loadUrlSigningKey(db), now),
     ...(config.devMode ? { devUser: () => ensureDevUser(db, now) } : {}),
   });
 

@@ -33,6 +33,16 @@ export const StoredFileSchema = z.object({
 });
 export type StoredFile = z.infer<typeof StoredFileSchema>;
 
+/**
+ * The query of a signed file URL (what the server hands out for `<img>`, `<video>` and links,
+ * which cannot send the bearer token): expiry (epoch ms), the session it speaks for, signature.
+ */
+export const SignedUrlQuerySchema = z.object({
+  exp: z.string().max(20).optional(),
+  sid: z.string().max(128).optional(),
+  sig: z.string().max(128).optional(),
+});
+
 /** The path parameter of every file route. */
 export const FileParamsSchema = z.object({ fileId: z.string().min(1).max(64) });
 

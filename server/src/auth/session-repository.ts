@@ -113,8 +113,8 @@ export async function createSession(
   return { token, session, ended };
 }
 
-const sessionByTokenHash = prepareQuery(1, (db: Db, tokenHash: string) =>
-  db
+function sessionQuery(db: Db) {
+  return db
     .selectFrom('sessions as s')
     .innerJoin('users', 'users.id', 's.user_id')
     .leftJoin('departments', 'departments.id', 'users.department_id')
@@ -130,8 +130,15 @@ const sessionByTokenHash = prepareQuery(1, (db: Db, tokenHash: string) =>
       's.ip_address as session_ip_address',
       's.user_agent as session_user_agent',
       ...USER_COLUMNS,
-    ])
-    .where('s.token_hash', '=', tokenHash),
+    ]);
+}
+
+const sessionByTokenHash = prepareQuery(1, (db: Db, tokenHash: string) =>
+  sessionQuery(db).where('s.token_hash', '=', tokenHash),
+);
+
+const sessionById = prepareQuery(1, (db: Db, id: string) =>
+  sessionQuery(db).where('s.id', '=', id),
 );
 
 /**
@@ -143,7 +150,28 @@ export async function findSessionByTokenHash(
   tokenHash: string,
 ): Promise<{ session: SessionRecord; user: UserRecord; rolesVersion: number } | null> {
   const [row] = await sessionByTokenHash.execute(db, tokenHash);
-  if (!row) return null;
+  return row ? toResolved(row) : null;
+}
+
+/**
+ * The session with this id and its user, whatever their state (the caller judges validity): a
+ * signed file URL speaks for a session by its id (storage/signed-urls.ts).
+ */
+export async function findSessionById(
+  db: Db,
+  id: string,
+): Promise<{ session: SessionRecord; user: UserRecord; rolesVersion: number } | null> {
+  const [row] = await sessionById.execute(db, id);
+  return row ? toResolved(row) : null;
+}
+
+type SessionRow = Awaited<ReturnType<typeof sessionByTokenHash.execute>>[number];
+
+function toResolved(row: SessionRow): {
+  session: SessionRecord;
+  user: UserRecord;
+  rolesVersion: number;
+} {
   return {
     rolesVersion: Number(row.roles_version),
     session: {

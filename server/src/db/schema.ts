@@ -145,6 +145,115 @@ export interface CoursesTable {
   description: string;
   department_id: string | null;
   created_at: string;
+  /** Sanitised rich text; `description` holds its plain text (cards, search). */
+  summary_html: Generated<string>;
+  /** draft | published | archived */
+  state: Generated<string>;
+  /** open | key | manual */
+  enrolment_mode: Generated<string>;
+  enrolment_key: string | null;
+  starts_at: string | null;
+  ends_at: string | null;
+  capacity: number | null;
+  cover_file_id: string | null;
+  created_by: string | null;
+  /** Null only on rows made before the classroom migration and never touched (it fills them). */
+  updated_at: string | null;
+  published_at: string | null;
+  revision: Generated<number>;
+}
+
+export interface CourseSectionsTable {
+  id: string;
+  course_id: string;
+  title: string;
+  position: number;
+  created_at: string;
+}
+
+export interface LessonsTable {
+  id: string;
+  course_id: string;
+  section_id: string;
+  title: string;
+  /** Sanitised HTML. */
+  body_html: string;
+  duration_minutes: number | null;
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LessonProgressTable {
+  user_id: string;
+  lesson_id: string;
+  course_id: string;
+  /** Last opened. */
+  viewed_at: string;
+  completed_at: string | null;
+}
+
+export interface AssignmentsTable {
+  id: string;
+  course_id: string;
+  title: string;
+  instructions_html: string;
+  due_at: string | null;
+  points: number;
+  /** JSON array of `text` / `file`. */
+  submission_kinds: string;
+  /** JSON array of core FILE_KINDS; empty means any. */
+  file_kinds: string;
+  /** bigint: a string on PostgreSQL. */
+  max_file_bytes: number | string;
+  /** accept | mark_late | refuse */
+  late_policy: string;
+  max_attempts: number | null;
+  grades_released: number;
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SubmissionsTable {
+  id: string;
+  assignment_id: string;
+  course_id: string;
+  user_id: string;
+  /** 1, 2, … for handed-in attempts; 0 for the learner's draft. */
+  attempt: number;
+  /** draft | submitted */
+  status: string;
+  text_html: string;
+  submitted_at: string | null;
+  is_late: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The current grade of one learner for one assignment (grade_history keeps every revision). */
+export interface GradesTable {
+  assignment_id: string;
+  course_id: string;
+  user_id: string;
+  submission_id: string | null;
+  points: number;
+  feedback_html: string;
+  graded_by: string;
+  graded_at: string;
+  is_override: number;
+  revision: number;
+}
+
+export interface GradeHistoryTable extends GradesTable {
+  id: string;
+}
+
+/** Secrets the deployment made for itself (`url-signing`: the key of signed file URLs). */
+export interface AppSecretsTable {
+  id: string;
+  /** Hex. */
+  value: string;
 }
 
 export interface ContextAssignmentsTable {
@@ -261,4 +370,12 @@ export interface Database {
   sso_flows: SsoFlowsTable;
   sso_codes: SsoCodesTable;
   files: FilesTable;
+  course_sections: CourseSectionsTable;
+  lessons: LessonsTable;
+  lesson_progress: LessonProgressTable;
+  assignments: AssignmentsTable;
+  submissions: SubmissionsTable;
+  grades: GradesTable;
+  grade_history: GradeHistoryTable;
+  app_secrets: AppSecretsTable;
 }

@@ -1,3 +1,4 @@
+import { UrlSigner } from '../storage/signed-urls';
 import type { FastifyInstance } from 'fastify';
 import { isPermissionId } from '@learning-hub/core';
 import Fastify from 'fastify';
@@ -172,6 +173,7 @@ describe('route declarations', () => {
       db: {} as never,
       now: Date.now,
       access: new AccessService({} as never, Date.now),
+      urlSigner: new UrlSigner(Buffer.alloc(32), Date.now),
     });
     expect(() => app.get('/api/sneaky', async () => ({}))).toThrow(
       'Route GET /api/sneaky declares no access requirement (config.access).',

@@ -19,10 +19,11 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db';
 import { createSessionResolver } from '../auth/session-resolver';
-import { touchSession, type SessionRecord } from '../auth/session-repository';
+import { findSessionById, touchSession, type SessionRecord } from '../auth/session-repository';
 import type { ChangeTracker } from '../db/change-tracker';
 import { requiresPasswordChange } from '../auth/password-change';
 import type { UserRecord } from '../auth/user-repository';
+import type { SignedQuery, UrlSigner } from '../storage/signed-urls';
 import type { AccessService } from '../access/access-service';
 import { getRolesVersion as currentRolesVersion } from '../access/access-repository';
 
@@ -42,6 +43,11 @@ export type RouteAccess =
       scope?: RouteScope;
       /** Reachable while the user still has to change their password. */
       allowDuringPasswordChange?: boolean;
+      /**
+       * A GET that an `<img>`/`<video>`/link opens: without a bearer token, a signed URL
+       * (storage/signed-urls.ts) speaks for the session it was made for, which must still be live.
+       */
+      allowSignedUrl?: boolean;
     };
 
 export interface RequestAuth {
@@ -61,6 +67,8 @@ declare module 'fastify' {
     auth: RequestAuth | null;
   }
   interface FastifyInstance {
+    /** Signs file URLs for one viewer's session (storage/signed-urls.ts). */
+    urlSigner: UrlSigner;
     /** The in-memory audit log of the last 1000 permission checks (spec §6). */
     auditRing: AuditRing;
     /** The permission model: compiled engine, roles, caches. */
@@ -118,12 +126,18 @@ export interface AccessPluginOptions {
   devUser?: () => Promise<UserRecord>;
   /** Lets session lookups be cached where changes are observable (see session-resolver). */
   changes?: ChangeTracker | null;
+  /** Verifies signed file URLs (routes with `allowSignedUrl`). */
+  urlSigner: UrlSigner;
 }
 
 export default fp<AccessPluginOptions>(
-  async function accessPlugin(app: FastifyInstance, { db, now, changes, access, devUser }) {
+  async function accessPlugin(
+    app: FastifyInstance,
+    { db, now, changes, access, devUser, urlSigner },
+  ) {
     const resolveSession = createSessionResolver(db, changes ?? null);
     app.decorate('access', access);
+    app.decorate('urlSigner', urlSigner);
     app.decorate('auditRing', access.audit);
     app.decorate('routeAccess', new Map<string, RouteAccess>());
     app.decorateRequest('auth', null);
@@ -146,6 +160,10 @@ export default fp<AccessPluginOptions>(
 
       const token = bearerToken(request.headers.authorization);
       const at = now();
+      const signedSession =
+        !token && access.allowSignedUrl
+          ? urlSigner.verify(request.url.split('?')[0] ?? '', request.query as SignedQuery)
+          : null;
       if (!token && devUser) {
         const user = await devUser();
         request.auth = {
@@ -156,8 +174,10 @@ export default fp<AccessPluginOptions>(
         await app.access.ensureUser(user, request.auth.rolesVersion);
         return;
       }
-      if (!token) throw new AppError('UNAUTHENTICATED', NOT_AUTHENTICATED);
-      const found = await resolveSession(token);
+      if (!token && !signedSession) throw new AppError('UNAUTHENTICATED', NOT_AUTHENTICATED);
+      const found = token
+        ? await resolveSession(token)
+        : await findSessionById(db, signedSession as string);
       if (!found || !found.user.isActive) throw new AppError('UNAUTHENTICATED', NOT_AUTHENTICATED);
       const { session, user, rolesVersion } = found;
       if (session.revokedAt !== null || Date.parse(session.expiresAt) <= at) {

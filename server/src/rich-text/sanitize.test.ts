@@ -103,6 +103,19 @@ describe('sanitizeRichText', () => {
     );
   });
 
+  it('stores an edited document without the signatures it was served with', () => {
+    const signed = '/api/files/f1?exp=7200000&amp;sid=s1&amp;sig=abc';
+    expect(
+      sanitizeRichText(
+        `<p><img src="${signed}"><a href="${signed}">f</a></p><video src="${signed}"></video>`,
+      ),
+    ).toBe(
+      '<p><img src="/api/files/f1" /><a href="/api/files/f1">f</a></p><video src="/api/files/f1"></video>',
+    );
+    expect(sanitizeRichText('<img src="/api/files/f1#x">')).toBe('');
+    expect(sanitizeRichText('<img src="/api/files/f1/other?x=1">')).toBe('');
+  });
+
   it.each(XSS_CORPUS.map((payload, i) => [i, payload] as const))(
     'leaves nothing that runs of XSS payload %i',
     (_i, payload) => {

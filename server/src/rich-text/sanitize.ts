@@ -14,7 +14,16 @@
 import sanitizeHtml from 'sanitize-html';
 
 /** Where embedded images, video and audio may come from: the app's own file downloads. */
-const STORED_FILE = /^\/api\/files\/[A-Za-z0-9_-]{1,64}(\/thumbnail)?$/;
+const STORED_FILE = /^(\/api\/files\/[A-Za-z0-9_-]{1,64}(?:\/thumbnail)?)(?:\?[^#]*)?$/;
+
+/**
+ * The stored-file path a URL names, without its query: what the server served was signed for one
+ * viewer (storage/signed-urls.ts), and an editor saving it back must not store that signature.
+ * Null for anything that is not one of the app's own files.
+ */
+export function storedFilePath(url: string | undefined): string | null {
+  return url ? (STORED_FILE.exec(url.trim())?.[1] ?? null) : null;
+}
 
 const HEADINGS = ['h2', 'h3', 'h4'];
 const TEXT = ['p', 'br', 'hr', 'blockquote', 'pre', 'code', 'strong', 'b', 'em', 'i', 'u', 's'];
@@ -59,6 +68,8 @@ const OPTIONS: sanitizeHtml.IOptions = {
     a: (tagName, attribs) => {
       const { target: _target, rel: _rel, href, ...rest } = attribs;
       const url = (href ?? '').trim();
+      const stored = storedFilePath(url);
+      if (stored) return { tagName, attribs: { ...rest, href: stored } };
       // Protocol-relative links are refused like any other URL without an allowed scheme.
       if (url.startsWith('//') || url.startsWith('\\')) return { tagName, attribs: rest };
       const external = /^https?:/i.test(url);
@@ -81,12 +92,14 @@ const OPTIONS: sanitizeHtml.IOptions = {
 /** Keeps `src`/`poster` only when they point at the app's own stored files. */
 function mediaFromStorage(tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag {
   const { src, poster, ...rest } = attribs;
+  const source = storedFilePath(src);
+  const posterPath = storedFilePath(poster);
   return {
     tagName,
     attribs: {
-      ...(src && STORED_FILE.test(src) ? { src } : {}),
+      ...(source ? { src: source } : {}),
       ...rest,
-      ...(poster && STORED_FILE.test(poster) ? { poster } : {}),
+      ...(posterPath ? { poster: posterPath } : {}),
     },
   };
 }

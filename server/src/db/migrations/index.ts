@@ -8,6 +8,7 @@ import * as m0002 from './0002-access-model';
 import * as m0003 from './0003-sign-in-providers';
 import * as m0004 from './0004-sign-in-hardening';
 import * as m0005 from './0005-files';
+import * as m0006 from './0006-classroom';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-sign-in-providers': m0003,
   '0004-sign-in-hardening': m0004,
   '0005-files': m0005,
+  '0006-classroom': m0006,
 };
 
 export const migrationProvider: MigrationProvider = {

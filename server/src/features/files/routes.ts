@@ -4,7 +4,12 @@
  * checks the read permission of the thing the file belongs to (storage/file-service.ts).
  */
 import multipart from '@fastify/multipart';
-import { AppError, FileParamsSchema, StoredFileSchema } from '@learning-hub/core';
+import {
+  AppError,
+  FileParamsSchema,
+  SignedUrlQuerySchema,
+  StoredFileSchema,
+} from '@learning-hub/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { UserRecord } from '../../auth/user-repository';
@@ -115,12 +120,14 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
   app.get(
     '/api/files/:fileId',
     {
-      config: { access: {} },
+      config: { access: { allowSignedUrl: true } },
       schema: {
         description:
           'Download a file (its owner’s read permission is checked on every request). Supports ' +
-          'Range (206, 416) and If-None-Match (304, the ETag is the SHA-256).',
+          'Range (206, 416) and If-None-Match (304, the ETag is the SHA-256). An <img>, <video> ' +
+          'or link uses the signed URL the server handed out (exp, sid, sig) instead of the token.',
         params: FileParamsSchema,
+        querystring: SignedUrlQuerySchema,
       },
     },
     async (request, reply) => {
@@ -140,10 +147,11 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
   app.get(
     '/api/files/:fileId/thumbnail',
     {
-      config: { access: {} },
+      config: { access: { allowSignedUrl: true } },
       schema: {
         description: 'A ≤ 320 px WebP preview of an image file (404 when it has none).',
         params: FileParamsSchema,
+        querystring: SignedUrlQuerySchema,
       },
     },
     async (request, reply) => {
