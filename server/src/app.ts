@@ -129,7 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     now,
     access,
     changes: options.changes ?? null,
-    urlSigner: new UrlSigner(await loadUrlSigningKey(db), now),
+    urlSigner: new UrlSigner(() => loadUrlSigningKey(db), now),
     ...(config.devMode ? { devUser: () => ensureDevUser(db, now) } : {}),
   });
 

@@ -157,6 +157,7 @@ export default fp<AccessPluginOptions>(
     app.addHook('onRequest', async (request) => {
       const access = request.routeOptions.config?.access;
       if (!access || access.public) return;
+      await urlSigner.ready();
 
       const token = bearerToken(request.headers.authorization);
       const at = now();

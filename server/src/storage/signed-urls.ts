@@ -23,12 +23,40 @@ export interface SignedQuery {
 const STORED_FILE_PATH = /\/api\/files\/([A-Za-z0-9_-]{1,64})(\/thumbnail)?(?=["'\s>?#]|$)/g;
 
 export class UrlSigner {
+  private key: Buffer | null;
+  private loading: Promise<void> | null = null;
+
+  /** `key`: the key itself, or how to load it (from the database, on the first request). */
   constructor(
-    private readonly key: Buffer,
+    key: Buffer | (() => Promise<Buffer>),
     private readonly now: () => number,
-  ) {}
+  ) {
+    if (Buffer.isBuffer(key)) this.key = key;
+    else {
+      this.key = null;
+      this.load = key;
+    }
+  }
+
+  private load: (() => Promise<Buffer>) | null = null;
+
+  /** Loads the key once; the access plugin awaits it before any route runs. */
+  async ready(): Promise<void> {
+    if (this.key) return;
+    this.loading ??= (this.load as () => Promise<Buffer>)().then(
+      (key) => {
+        this.key = key;
+      },
+      (error: unknown) => {
+        this.loading = null;
+        throw error;
+      },
+    );
+    await this.loading;
+  }
 
   private mac(path: string, sessionId: string, exp: number): string {
+    if (!this.key) throw new Error('The URL-signing key is not loaded yet (await ready()).');
     return createHmac('sha256', this.key)
       .update(`${path}\n${sessionId}\n${exp}`)
       .digest('base64url');
