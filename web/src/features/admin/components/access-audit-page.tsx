@@ -17,7 +17,7 @@ import { dayBoundary } from '../utils/dates';
 import { errorMessage } from '../utils/notify';
 import { rangeText } from '../utils/range';
 import { AuditTable } from './audit-table';
-import { Pager } from './pager';
+import { Pager } from '../../../components/pager';
 import { UserSearchSelect } from './user-search-select';
 import { useFilterParams } from './use-filter-params';
 

@@ -4,7 +4,7 @@ import { useCheckAudit } from '../api/access-api';
 import { errorMessage } from '../utils/notify';
 import { rangeText } from '../utils/range';
 import { ChecksTable } from './checks-table';
-import { Pager } from './pager';
+import { Pager } from '../../../components/pager';
 import { UserSearchSelect } from './user-search-select';
 import { useFilterParams } from './use-filter-params';
 

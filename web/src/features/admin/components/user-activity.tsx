@@ -6,7 +6,7 @@ import { errorMessage } from '../utils/notify';
 import { rangeText } from '../utils/range';
 import { AuditTable } from './audit-table';
 import { ChecksTable } from './checks-table';
-import { Pager } from './pager';
+import { Pager } from '../../../components/pager';
 
 /** The user's recent permission checks (this server's ring) and their access audit trail. */
 export function UserActivity({ user }: { user: AdminUser }) {

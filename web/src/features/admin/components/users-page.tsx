@@ -24,7 +24,7 @@ import { useDepartments } from '../api/directory-api';
 import { useRoles } from '../api/roles-api';
 import { USERS_PAGE_SIZE, useUserList } from '../api/users-api';
 import { CreateUserModal } from './create-user-modal';
-import { Pager } from './pager';
+import { Pager } from '../../../components/pager';
 import { useFilterParams } from './use-filter-params';
 import { errorMessage } from '../utils/notify';
 import { rangeText } from '../utils/range';
