@@ -15,6 +15,7 @@ import {
 } from '../auth/user-repository';
 import { countCourses, insertCourse } from '../courses/course-repository';
 import type { Db } from '.';
+import { seedDemoClassroom } from './seed-classroom';
 
 export const DEMO_DEPARTMENTS = [
   {
@@ -146,6 +147,7 @@ export async function seedDemoCourses(db: Db, now = new Date()): Promise<boolean
 export async function seedDemoData(db: Db, now = new Date()): Promise<boolean> {
   if ((await countUsers(db)) > 0) {
     await seedDemoCourses(db, now);
+    await seedDemoClassroom(db, now);
     return false;
   }
   const at = now.toISOString();
@@ -167,5 +169,6 @@ export async function seedDemoData(db: Db, now = new Date()): Promise<boolean> {
     );
   }
   await seedDemoCourses(db, now);
+  await seedDemoClassroom(db, now);
   return true;
 }
