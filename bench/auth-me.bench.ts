@@ -7,11 +7,11 @@
  *
  * Last line: `req/s me=<n> bare=<n>`.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureServerBuilt, REPO_ROOT, waitForHttp } from './server-process';
+import { ensureServerBuilt, REPO_ROOT, stop, waitForHttp } from './server-process';
 import autocannon from 'autocannon';
 
 const root = REPO_ROOT;
@@ -37,14 +37,6 @@ async function load(url: string, headers: Record<string, string> = {}): Promise<
     errors: result.errors,
     non2xx: result.non2xx,
   };
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
 }
 
 async function main(): Promise<void> {
