@@ -1,0 +1,146 @@
+/**
+ * The lessons step: pick a lesson and edit its title, duration and body. Edits are saved on
+ * their own (PATCH the lesson, about 1.5 s after the last change).
+ */
+import { LessonUpdateSchema, type CourseDetail, type Lesson } from '@learning-hub/core';
+import { Alert, Loader, NumberInput, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
+import { useLesson, useUpdateLesson, type LessonInput } from '../../../lib/classroom/courses-api';
+import { SaveStatus } from './save-status';
+import { useAutosave } from './use-autosave';
+
+export function LessonsStep({
+  course,
+  lessonId,
+  onLessonChange,
+  onDirtyChange,
+}: {
+  course: CourseDetail;
+  lessonId: string | null;
+  onLessonChange(lessonId: string | null): void;
+  onDirtyChange(dirty: boolean): void;
+}) {
+  const groups = course.sections
+    .filter((s) => s.lessons.length > 0)
+    .map((s) => ({
+      group: s.title,
+      items: s.lessons.map((l) => ({ value: l.id, label: l.title })),
+    }));
+  const exists = course.sections.some((s) => s.lessons.some((l) => l.id === lessonId));
+  const selected = exists ? lessonId : null;
+  const lesson = useLesson(course.id, selected);
+
+  return (
+    <Stack gap="md">
+      <Title order={2}>Lessons</Title>
+      {groups.length === 0 ? (
+        <Text>There are no lessons yet. Add them in the Structure step.</Text>
+      ) : (
+        <Select
+          label="Lesson to edit"
+          placeholder="Choose a lesson"
+          data={groups}
+          value={selected}
+          searchable
+          onChange={onLessonChange}
+        />
+      )}
+      {selected && lesson.isLoading && <Loader size="sm" aria-label="Loading the lesson" />}
+      {lesson.isError && (
+        <Alert color="red" role="alert">
+          {`Couldn't load the lesson: ${lesson.error.message}`}
+        </Alert>
+      )}
+      {selected && lesson.data && lesson.data.id === selected && (
+        <LessonEditor
+          key={lesson.data.id}
+          courseId={course.id}
+          lesson={lesson.data}
+          onDirtyChange={onDirtyChange}
+        />
+      )}
+    </Stack>
+  );
+}
+
+interface LessonValues {
+  title: string;
+  durationMinutes: number | null;
+  bodyHtml: string;
+}
+
+function LessonEditor({
+  courseId,
+  lesson,
+  onDirtyChange,
+}: {
+  courseId: string;
+  lesson: Lesson;
+  onDirtyChange(dirty: boolean): void;
+}) {
+  const update = useUpdateLesson(courseId);
+  const [values, setValues] = useState<LessonValues>({
+    title: lesson.title,
+    durationMinutes: lesson.durationMinutes,
+    bodyHtml: lesson.bodyHtml,
+  });
+  const [errors, setErrors] = useState<Partial<Record<keyof LessonValues, string>>>({});
+  const autosave = useAutosave<LessonInput>(async (changes) => {
+    await update.mutateAsync({ lessonId: lesson.id, ...changes });
+  });
+  const { dirty } = autosave;
+  useEffect(() => {
+    onDirtyChange(dirty);
+  }, [dirty, onDirtyChange]);
+  useEffect(() => () => onDirtyChange(false), [onDirtyChange]);
+
+  function change(patch: Partial<LessonValues>) {
+    const next = { ...values, ...patch };
+    setValues(next);
+    const parsed = LessonUpdateSchema.safeParse(next);
+    if (!parsed.success) {
+      const found: Partial<Record<keyof LessonValues, string>> = {};
+      for (const issue of parsed.error.issues) {
+        const key = issue.path[0] as keyof LessonValues;
+        found[key] ??= issue.message;
+      }
+      setErrors(found);
+      autosave.invalid(parsed.error.issues[0]?.message ?? 'Check the lesson');
+      return;
+    }
+    setErrors({});
+    autosave.schedule(parsed.data);
+  }
+
+  return (
+    <Stack gap="md">
+      <SaveStatus state={autosave.state} />
+      <TextInput
+        label="Lesson title"
+        required
+        value={values.title}
+        error={errors.title}
+        onChange={(e) => change({ title: e.currentTarget.value })}
+      />
+      <NumberInput
+        label="Duration (minutes)"
+        description="How long the lesson takes; empty when unknown"
+        min={1}
+        max={10_000}
+        allowDecimal={false}
+        allowNegative={false}
+        value={values.durationMinutes ?? ''}
+        error={errors.durationMinutes}
+        onChange={(v) => change({ durationMinutes: typeof v === 'number' ? v : null })}
+        maw={240}
+      />
+      <RichTextEditor
+        label="Lesson content"
+        value={values.bodyHtml}
+        error={errors.bodyHtml}
+        onChange={(bodyHtml) => change({ bodyHtml })}
+      />
+    </Stack>
+  );
+}
