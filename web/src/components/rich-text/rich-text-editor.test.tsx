@@ -1,0 +1,212 @@
+import { AppError, type StoredFile } from '@learning-hub/core';
+import { MantineProvider } from '@mantine/core';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { uploadFile } from '../../lib/upload';
+import { RichTextEditor } from './rich-text-editor';
+import { RichTextView } from './rich-text-view';
+
+vi.mock('../../lib/upload', () => ({ uploadFile: vi.fn() }));
+const uploadMock = vi.mocked(uploadFile);
+
+// ProseMirror measures the selection; jsdom has no layout.
+beforeAll(() => {
+  const rect = { x: 0, y: 0, top: 0, left: 0, bottom: 0, right: 0, width: 0, height: 0 };
+  const list = Object.assign([rect], { item: () => rect });
+  Range.prototype.getBoundingClientRect = () => ({ ...rect, toJSON: () => rect });
+  Range.prototype.getClientRects = () => list as unknown as DOMRectList;
+  document.elementFromPoint = () => null;
+});
+
+afterEach(() => uploadMock.mockReset());
+
+function storedFile(overrides: Partial<StoredFile> = {}): StoredFile {
+  return {
+    id: 'file-1',
+    name: 'splice.png',
+    mime: 'image/png',
+    size: 2048,
+    sha256: 'a'.repeat(64),
+    uploadedBy: 'user-instructor',
+    createdAt: '2025-03-01T09:00:00.000Z',
+    owner: null,
+    attachedAt: null,
+    hasThumbnail: true,
+    ...overrides,
+  };
+}
+
+function Harness({
+  initial = '',
+  onChange,
+  onUploaded,
+  disabled,
+}: {
+  initial?: string;
+  onChange?(html: string): void;
+  onUploaded?(file: StoredFile): void;
+  disabled?: boolean;
+}) {
+  const [value, setValue] = useState(initial);
+  return (
+    <MantineProvider env="test">
+      <RichTextEditor
+        label="Lesson body"
+        value={value}
+        disabled={disabled}
+        error={value.length > 200 ? 'Too long' : null}
+        onUploaded={onUploaded}
+        onChange={(html) => {
+          setValue(html);
+          onChange?.(html);
+        }}
+      />
+      <output data-testid="html">{value}</output>
+    </MantineProvider>
+  );
+}
+
+/**
+ * Types one key at a time, letting ProseMirror read each DOM change (its observer flushes on a
+ * later task) before the next one; typed in one go, jsdom's selection and the editor's disagree.
+ */
+async function typeInEditor(user: ReturnType<typeof userEvent.setup>, text: string) {
+  for (const key of text) {
+    await user.keyboard(key);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}
+
+const html = () => screen.getByTestId('html').textContent ?? '';
+
+describe('RichTextEditor', () => {
+  it('is a labelled multi-line text box, and typing reports HTML', async () => {
+    const user = userEvent.setup();
+    const onChange = vi.fn();
+    render(<Harness onChange={onChange} />);
+    const box = await screen.findByRole('textbox', { name: 'Lesson body' });
+    expect(box).toHaveAttribute('aria-multiline', 'true');
+    expect(box).toHaveAttribute('contenteditable', 'true');
+
+    await user.click(box);
+    await typeInEditor(user, 'Splice loss');
+    await waitFor(() => expect(html()).toBe('<p>Splice loss</p>'));
+    expect(onChange).toHaveBeenLastCalledWith('<p>Splice loss</p>');
+  });
+
+  it('shows a value given from outside, and empty is the empty string', async () => {
+    const user = userEvent.setup();
+    render(<Harness initial="<h2>Fusion</h2><p>Clean the fibre.</p>" />);
+    const box = await screen.findByRole('textbox', { name: 'Lesson body' });
+    expect(box.querySelector('h2')).toHaveTextContent('Fusion');
+    await user.click(box);
+    await user.keyboard('{Control>}a{/Control}{Backspace}');
+    await waitFor(() => expect(html()).toBe(''));
+  });
+
+  it('formats with the toolbar: a heading of level 2 and bold text', async () => {
+    const user = userEvent.setup();
+    render(<Harness />);
+    const box = await screen.findByRole('textbox', { name: 'Lesson body' });
+    await user.click(box);
+    await user.click(screen.getByRole('button', { name: 'Heading 2' }));
+    await typeInEditor(user, 'Safety');
+    // (A paragraph always follows the last block, so there is a place to continue writing.)
+    await waitFor(() => expect(html()).toMatch(/^<h2>Safety<\/h2>/));
+
+    await user.keyboard('{Enter}');
+    await user.click(screen.getByRole('button', { name: 'Bold' }));
+    await typeInEditor(user, 'Never look');
+    await waitFor(() =>
+      expect(html()).toMatch(/^<h2>Safety<\/h2><p><strong>Never look<\/strong><\/p>/),
+    );
+    // Levels 1, 5 and 6 are not offered (the sanitiser keeps h2–h4).
+    expect(screen.queryByRole('button', { name: 'Heading 1' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Heading 4' })).toBeInTheDocument();
+  });
+
+  it('uploads a picked image with progress and inserts <img src="/api/files/<id>">', async () => {
+    const user = userEvent.setup();
+    let finish: (file: StoredFile) => void = () => undefined;
+    uploadMock.mockImplementation((_file, options) => {
+      options?.onProgress?.(0.4);
+      return new Promise((resolve) => {
+        finish = resolve;
+      });
+    });
+    const onUploaded = vi.fn();
+    render(<Harness onUploaded={onUploaded} />);
+    const box = await screen.findByRole('textbox', { name: 'Lesson body' });
+    await user.click(box);
+    expect(screen.getByRole('button', { name: 'Insert image, video or file' })).toBeEnabled();
+
+    const picked = new File(['png'], 'splice.png', { type: 'image/png' });
+    await user.upload(screen.getByTestId('rich-text-file-input'), picked);
+    expect(uploadMock).toHaveBeenCalledWith(picked, expect.anything());
+    expect(await screen.findByText('Uploading splice.png… 40%')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Uploading splice.png' })).toBeInTheDocument();
+
+    finish(storedFile());
+    await waitFor(() => expect(html()).toContain('<img src="/api/files/file-1" alt="splice.png">'));
+    expect(screen.queryByText(/Uploading/)).not.toBeInTheDocument();
+    expect(onUploaded).toHaveBeenCalledWith(expect.objectContaining({ id: 'file-1' }));
+  });
+
+  it('inserts a video as <video controls> and any other file as a link', async () => {
+    const user = userEvent.setup();
+    uploadMock
+      .mockResolvedValueOnce(storedFile({ id: 'vid-1', name: 'demo.mp4', mime: 'video/mp4' }))
+      .mockResolvedValueOnce(
+        storedFile({ id: 'pdf-1', name: 'datasheet.pdf', mime: 'application/pdf' }),
+      );
+    render(<Harness />);
+    const box = await screen.findByRole('textbox', { name: 'Lesson body' });
+    await user.click(box);
+    const input = screen.getByTestId('rich-text-file-input');
+    await user.upload(input, new File(['v'], 'demo.mp4', { type: 'video/mp4' }));
+    await waitFor(() =>
+      expect(html()).toContain('<video controls="true" preload="metadata" src="/api/files/vid-1"'),
+    );
+    await user.upload(input, new File(['p'], 'datasheet.pdf', { type: 'application/pdf' }));
+    await waitFor(() =>
+      expect(html()).toMatch(/<a [^>]*href="\/api\/files\/pdf-1"[^>]*>datasheet\.pdf<\/a>/),
+    );
+  });
+
+  it("shows the server's message when an upload is refused", async () => {
+    const user = userEvent.setup();
+    uploadMock.mockRejectedValue(new AppError('FILE_TOO_LARGE', 'The file is larger than 50 MB.'));
+    render(<Harness />);
+    await user.click(await screen.findByRole('textbox', { name: 'Lesson body' }));
+    await user.upload(
+      screen.getByTestId('rich-text-file-input'),
+      new File(['x'], 'huge.mov', { type: 'video/quicktime' }),
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'huge.mov: The file is larger than 50 MB.',
+    );
+    expect(html()).toBe('');
+  });
+
+  it('is read-only when disabled', async () => {
+    render(<Harness disabled initial="<p>Fixed</p>" />);
+    const box = await screen.findByRole('textbox', { name: 'Lesson body' });
+    await waitFor(() => expect(box).toHaveAttribute('contenteditable', 'false'));
+    expect(box).toHaveAttribute('aria-readonly', 'true');
+    expect(screen.getByRole('button', { name: 'Bold' })).toBeDisabled();
+  });
+});
+
+describe('RichTextView', () => {
+  it('renders the served HTML', () => {
+    render(
+      <MantineProvider env="test">
+        <RichTextView html="<h2>Fusion</h2><table><tbody><tr><td>1 dB</td></tr></tbody></table>" />
+      </MantineProvider>,
+    );
+    expect(screen.getByRole('heading', { level: 2, name: 'Fusion' })).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: '1 dB' })).toBeInTheDocument();
+  });
+});
