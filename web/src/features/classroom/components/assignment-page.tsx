@@ -1,0 +1,619 @@
+/**
+ * One assignment (`/classroom/:courseId/assignments/:assignmentId`, docs/classroom.md): the
+ * instructions, due date, late policy and attached files; for a learner the answer form (text,
+ * files with upload progress, save draft, hand in) and their earlier attempts with released
+ * grades; for graders everyone's latest attempt with a link to grade it, and releasing grades.
+ */
+import {
+  FILE_KIND_MIME,
+  SUBMISSION_FILES_MAX,
+  type AssignmentDetail,
+  type Submission,
+  type SubmissionFile,
+} from '@learning-hub/core';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  List,
+  Loader,
+  Progress,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { Dropzone, type FileRejection } from '@mantine/dropzone';
+import '@mantine/dropzone/styles.css';
+import { notifications } from '@mantine/notifications';
+import { IconUpload, IconX } from '@tabler/icons-react';
+import { useRef, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
+import { RichTextView } from '../../../components/rich-text/rich-text-view';
+import {
+  formatBytes,
+  latePolicyWords,
+  useAssignment,
+  useSaveSubmission,
+  useSubmissions,
+  useUpdateAssignment,
+} from '../../../lib/classroom/assignments-api';
+import { formatDateTime } from '../../../lib/format';
+import { uploadFile } from '../../../lib/upload';
+import { assignmentPath, ConfirmDialog } from './course-assignments';
+
+/** A file as a download link with its size. */
+export function FileLink({ file }: { file: SubmissionFile }) {
+  return (
+    <Anchor href={file.url} download={file.name}>
+      {`${file.name} (${formatBytes(file.size)})`}
+    </Anchor>
+  );
+}
+
+/** A file shown where it is: image, PDF, video inline; anything else as a download link. */
+export function InlineFile({ file }: { file: SubmissionFile }) {
+  if (file.mime.startsWith('image/')) {
+    return (
+      <Stack gap={4}>
+        <img src={file.url} alt={file.name} style={{ maxWidth: '100%', height: 'auto' }} />
+        <FileLink file={file} />
+      </Stack>
+    );
+  }
+  if (file.mime === 'application/pdf') {
+    return (
+      <Stack gap={4}>
+        <iframe
+          title={`${file.name} (PDF)`}
+          src={file.url}
+          style={{
+            width: '100%',
+            height: '70vh',
+            border: '1px solid var(--mantine-color-default-border)',
+          }}
+        />
+        <FileLink file={file} />
+      </Stack>
+    );
+  }
+  if (file.mime.startsWith('video/')) {
+    return (
+      <Stack gap={4}>
+        <video controls src={file.url} aria-label={file.name} style={{ maxWidth: '100%' }} />
+        <FileLink file={file} />
+      </Stack>
+    );
+  }
+  return <FileLink file={file} />;
+}
+
+export function AssignmentPage() {
+  const { courseId = '', assignmentId = '' } = useParams();
+  const assignment = useAssignment(assignmentId);
+
+  if (assignment.isLoading) return <Loader aria-label="Loading the assignment" />;
+  if (assignment.isError || !assignment.data) {
+    return (
+      <Stack>
+        <Title order={1}>Assignment</Title>
+        <Alert color="red" role="alert">
+          {`Couldn't load the assignment: ${assignment.error?.message ?? 'not found'}`}
+        </Alert>
+      </Stack>
+    );
+  }
+  const a = assignment.data;
+  return (
+    <Stack gap="lg">
+      <Anchor component={Link} to={`/classroom/${encodeURIComponent(courseId)}`} size="sm">
+        {`← ${a.courseTitle}`}
+      </Anchor>
+      <Title order={1}>{a.title}</Title>
+      <AssignmentFacts assignment={a} />
+      <section aria-labelledby="instructions-heading">
+        <Title order={2} id="instructions-heading" size="h3" mb="xs">
+          Instructions
+        </Title>
+        {a.instructionsHtml ? (
+          <RichTextView html={a.instructionsHtml} />
+        ) : (
+          <Text c="dimmed">No instructions.</Text>
+        )}
+        {a.attachments.length > 0 && (
+          <Stack gap={4} mt="sm">
+            <Text fw={500}>Attachments</Text>
+            <List>
+              {a.attachments.map((f) => (
+                <List.Item key={f.id}>
+                  <FileLink file={f} />
+                </List.Item>
+              ))}
+            </List>
+          </Stack>
+        )}
+      </section>
+      {a.mine && <LearnerWork assignment={a} />}
+      {a.toGrade !== null && <GraderOverview courseId={courseId} assignment={a} />}
+    </Stack>
+  );
+}
+
+function AssignmentFacts({ assignment: a }: { assignment: AssignmentDetail }) {
+  return (
+    <Stack gap={4}>
+      <Text>
+        <Text span fw={500}>
+          Due:{' '}
+        </Text>
+        {a.dueAt ? formatDateTime(a.dueAt) : 'No due date'}
+      </Text>
+      <Text>
+        <Text span fw={500}>
+          Points:{' '}
+        </Text>
+        {a.points}
+      </Text>
+      <Text>
+        <Text span fw={500}>
+          Late work:{' '}
+        </Text>
+        {latePolicyWords(a.latePolicy)}
+      </Text>
+      <Text>
+        <Text span fw={500}>
+          Attempts:{' '}
+        </Text>
+        {a.maxAttempts === null ? 'Unlimited' : `${a.maxAttempts} allowed`}
+        {a.mine ? ` (${a.mine.attemptsUsed} used)` : ''}
+      </Text>
+    </Stack>
+  );
+}
+
+// ---------------------------------------------------------------- learner
+
+function LearnerWork({ assignment }: { assignment: AssignmentDetail }) {
+  const submissions = useSubmissions(assignment.id);
+  if (submissions.isLoading) return <Loader size="sm" aria-label="Loading your work" />;
+  if (submissions.isError) {
+    return (
+      <Alert color="red" role="alert">
+        {`Couldn't load your work: ${submissions.error.message}`}
+      </Alert>
+    );
+  }
+  const all = submissions.data ?? [];
+  const draft = all.find((s) => s.status === 'draft') ?? null;
+  const attempts = all
+    .filter((s) => s.status === 'submitted')
+    .sort((x, y) => y.attempt - x.attempt);
+  return (
+    <>
+      <SubmissionForm key={draft?.id ?? 'new'} assignment={assignment} draft={draft} />
+      <section aria-labelledby="attempts-heading">
+        <Title order={2} size="h3" id="attempts-heading" mb="xs">
+          Your attempts
+        </Title>
+        {attempts.length === 0 ? (
+          <Text c="dimmed">You have not handed anything in yet.</Text>
+        ) : (
+          <Stack gap="sm">
+            {attempts.map((s) => (
+              <AttemptCard key={s.id} submission={s} />
+            ))}
+          </Stack>
+        )}
+      </section>
+    </>
+  );
+}
+
+function AttemptCard({ submission: s }: { submission: Submission }) {
+  return (
+    <Card withBorder padding="sm" component="article" aria-label={`Attempt ${s.attempt}`}>
+      <Stack gap="xs">
+        <Group gap="xs">
+          <Text fw={600}>{`Attempt ${s.attempt}`}</Text>
+          <Text size="sm" c="dimmed">{`handed in ${formatDateTime(s.submittedAt)}`}</Text>
+          {s.late && (
+            <Badge color="red" variant="light">
+              Late
+            </Badge>
+          )}
+        </Group>
+        {s.textHtml && <RichTextView html={s.textHtml} />}
+        {s.files.length > 0 && (
+          <List>
+            {s.files.map((f) => (
+              <List.Item key={f.id}>
+                <FileLink file={f} />
+              </List.Item>
+            ))}
+          </List>
+        )}
+        {s.grade ? (
+          <Stack gap={4}>
+            <Text fw={500}>{`Grade: ${s.grade.points} / ${s.grade.maxPoints}`}</Text>
+            {s.grade.feedbackHtml && (
+              <>
+                <Text size="sm" fw={500}>
+                  Feedback
+                </Text>
+                <RichTextView html={s.grade.feedbackHtml} />
+              </>
+            )}
+          </Stack>
+        ) : (
+          <Text size="sm" c="dimmed">
+            No grade to show yet.
+          </Text>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+interface FileItem {
+  key: string;
+  name: string;
+  size: number;
+  progress: number;
+  fileId: string | null;
+  error: string | null;
+  abort: AbortController | null;
+}
+
+function acceptedMimes(assignment: AssignmentDetail): string[] | undefined {
+  if (assignment.fileKinds.length === 0) return undefined;
+  return assignment.fileKinds.flatMap((k) => [...(FILE_KIND_MIME[k] ?? [])]);
+}
+
+function SubmissionForm({
+  assignment,
+  draft,
+}: {
+  assignment: AssignmentDetail;
+  draft: Submission | null;
+}) {
+  const save = useSaveSubmission(assignment.id);
+  const allowsText = assignment.submissionKinds.includes('text');
+  const allowsFiles = assignment.submissionKinds.includes('file');
+  const [textHtml, setTextHtml] = useState(draft?.textHtml ?? '');
+  const [files, setFiles] = useState<FileItem[]>(
+    () =>
+      draft?.files.map((f) => ({
+        key: f.id,
+        name: f.name,
+        size: f.size,
+        progress: 1,
+        fileId: f.id,
+        error: null,
+        abort: null,
+      })) ?? [],
+  );
+  const [rejected, setRejected] = useState<string[]>([]);
+  const [confirming, setConfirming] = useState(false);
+  const counter = useRef(0);
+  const used = assignment.mine?.attemptsUsed ?? 0;
+  const attemptsLeft = assignment.maxAttempts === null ? null : assignment.maxAttempts - used;
+  const uploading = files.some((f) => f.fileId === null && f.error === null);
+  const patchFile = (key: string, patch: Partial<FileItem>) =>
+    setFiles((list) => list.map((f) => (f.key === key ? { ...f, ...patch } : f)));
+
+  function addFiles(dropped: File[]) {
+    setRejected([]);
+    const room = SUBMISSION_FILES_MAX - files.length;
+    const taken = dropped.slice(0, Math.max(0, room));
+    if (dropped.length > taken.length) {
+      setRejected([`At most ${SUBMISSION_FILES_MAX} files can be handed in.`]);
+    }
+    for (const file of taken) {
+      counter.current += 1;
+      const key = `upload-${counter.current}`;
+      const abort = new AbortController();
+      setFiles((list) => [
+        ...list,
+        { key, name: file.name, size: file.size, progress: 0, fileId: null, error: null, abort },
+      ]);
+      uploadFile(file, {
+        signal: abort.signal,
+        onProgress: (progress) => patchFile(key, { progress }),
+      }).then(
+        (stored) => patchFile(key, { fileId: stored.id, progress: 1, abort: null }),
+        (error: unknown) => {
+          if (error instanceof DOMException && error.name === 'AbortError') return;
+          patchFile(key, {
+            error: error instanceof Error ? error.message : 'The upload failed',
+            abort: null,
+          });
+        },
+      );
+    }
+  }
+
+  function onReject(rejections: FileRejection[]) {
+    setRejected(
+      rejections.map(({ file, errors }) => {
+        const reason = errors[0];
+        if (reason?.code === 'file-too-large')
+          return `${file.name} is larger than ${formatBytes(assignment.maxFileBytes)}.`;
+        if (reason?.code === 'file-invalid-type')
+          return `${file.name} is not one of the allowed file types.`;
+        return `${file.name}: ${reason?.message ?? 'not accepted'}`;
+      }),
+    );
+  }
+
+  function remove(item: FileItem) {
+    item.abort?.abort();
+    setFiles((list) => list.filter((f) => f.key !== item.key));
+  }
+
+  const payload = () => ({
+    ...(allowsText ? { textHtml } : {}),
+    ...(allowsFiles ? { fileIds: files.flatMap((f) => (f.fileId ? [f.fileId] : [])) } : {}),
+  });
+
+  function saveDraft() {
+    save.mutate(
+      { ...payload(), submit: false },
+      {
+        onSuccess: () =>
+          notifications.show({ color: 'green', title: 'Draft saved', message: assignment.title }),
+      },
+    );
+  }
+
+  function handIn() {
+    save.mutate(
+      { ...payload(), submit: true },
+      {
+        onSuccess: (s) => {
+          setConfirming(false);
+          notifications.show({
+            color: 'green',
+            title: 'Handed in',
+            message: s.late
+              ? `Attempt ${s.attempt} was handed in after the due date and is marked late.`
+              : `Attempt ${s.attempt} was handed in.`,
+          });
+        },
+      },
+    );
+  }
+
+  return (
+    <section aria-labelledby="answer-heading">
+      <Stack gap="md">
+        <Title order={2} size="h3" id="answer-heading">
+          Your answer
+        </Title>
+        {draft && (
+          <Text size="sm" c="dimmed">{`Draft saved ${formatDateTime(draft.updatedAt)}`}</Text>
+        )}
+        {allowsText && <RichTextEditor label="Answer" value={textHtml} onChange={setTextHtml} />}
+        {allowsFiles && (
+          <Stack gap="xs">
+            <Text fw={500} size="sm" id="files-label">
+              Files
+            </Text>
+            <Dropzone
+              onDrop={addFiles}
+              onReject={onReject}
+              accept={acceptedMimes(assignment)}
+              maxSize={assignment.maxFileBytes}
+              aria-labelledby="files-label"
+              disabled={files.length >= SUBMISSION_FILES_MAX}
+            >
+              <Group justify="center" gap="sm" mih={80} style={{ pointerEvents: 'none' }}>
+                <IconUpload size={28} aria-hidden />
+                <Text size="sm">
+                  {`Drop files here or click to choose (up to ${formatBytes(assignment.maxFileBytes)} each, at most ${SUBMISSION_FILES_MAX}).`}
+                </Text>
+              </Group>
+            </Dropzone>
+            {rejected.map((message) => (
+              <Alert key={message} color="red" role="alert">
+                {message}
+              </Alert>
+            ))}
+            {files.length > 0 && (
+              <Stack gap={6} component="ul" p={0} style={{ listStyle: 'none' }} aria-label="Files">
+                {files.map((f) => (
+                  <Group key={f.key} component="li" gap="xs" wrap="nowrap">
+                    <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
+                      <Text size="sm" truncate>{`${f.name} (${formatBytes(f.size)})`}</Text>
+                      {f.fileId === null && f.error === null && (
+                        <Progress
+                          value={Math.round(f.progress * 100)}
+                          aria-label={`Uploading ${f.name}`}
+                        />
+                      )}
+                      {f.error && (
+                        <Text size="sm" c="red.8">
+                          {`Upload failed: ${f.error}`}
+                        </Text>
+                      )}
+                    </Stack>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red.8"
+                      aria-label={`Remove ${f.name}`}
+                      onClick={() => remove(f)}
+                    >
+                      <IconX size={18} aria-hidden />
+                    </ActionIcon>
+                  </Group>
+                ))}
+              </Stack>
+            )}
+          </Stack>
+        )}
+        {save.isError && !confirming && (
+          <Alert color="red" role="alert">
+            {save.error.message}
+          </Alert>
+        )}
+        {attemptsLeft !== null && attemptsLeft <= 0 && (
+          <Alert color="yellow">{`You have used all ${assignment.maxAttempts} attempts.`}</Alert>
+        )}
+        <Group gap="sm">
+          <Button
+            variant="default"
+            onClick={saveDraft}
+            loading={save.isPending && !confirming}
+            disabled={uploading}
+          >
+            Save draft
+          </Button>
+          <Button
+            onClick={() => {
+              save.reset();
+              setConfirming(true);
+            }}
+            disabled={uploading || (attemptsLeft !== null && attemptsLeft <= 0)}
+          >
+            Submit
+          </Button>
+        </Group>
+        {uploading && (
+          <Text size="sm" c="dimmed">
+            Wait for the uploads to finish before saving.
+          </Text>
+        )}
+      </Stack>
+      <ConfirmDialog
+        opened={confirming}
+        title="Hand in your work?"
+        confirmLabel="Hand in"
+        busy={save.isPending}
+        error={save.error?.message ?? null}
+        onClose={() => setConfirming(false)}
+        onConfirm={handIn}
+      >
+        {`This hands in attempt ${used + 1}${
+          attemptsLeft !== null ? ` of ${assignment.maxAttempts}` : ''
+        }. You cannot change it afterwards.`}
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+// ---------------------------------------------------------------- graders
+
+function GraderOverview({
+  courseId,
+  assignment,
+}: {
+  courseId: string;
+  assignment: AssignmentDetail;
+}) {
+  const submissions = useSubmissions(assignment.id, { latest: true });
+  const update = useUpdateAssignment();
+  const base = assignmentPath(courseId, assignment.id);
+  const released = assignment.gradesReleased;
+
+  return (
+    <section aria-labelledby="submissions-heading">
+      <Stack gap="md">
+        <Group justify="space-between" wrap="wrap">
+          <Title order={2} size="h3" id="submissions-heading">
+            Submissions
+          </Title>
+          <Group gap="xs">
+            <Text size="sm" c="dimmed" role="status">
+              {released ? 'Learners can see their grades.' : 'Grades are hidden from learners.'}
+            </Text>
+            <Button
+              variant={released ? 'default' : 'filled'}
+              loading={update.isPending}
+              onClick={() =>
+                update.mutate(
+                  { assignmentId: assignment.id, input: { gradesReleased: !released } },
+                  {
+                    onSuccess: () =>
+                      notifications.show({
+                        color: 'green',
+                        title: released ? 'Grades hidden' : 'Grades released',
+                        message: assignment.title,
+                      }),
+                  },
+                )
+              }
+            >
+              {released ? 'Hide grades' : 'Release grades'}
+            </Button>
+          </Group>
+        </Group>
+        {update.isError && (
+          <Alert color="red" role="alert">
+            {update.error.message}
+          </Alert>
+        )}
+        {submissions.isLoading && <Loader size="sm" aria-label="Loading the submissions" />}
+        {submissions.isError && (
+          <Alert color="red" role="alert">
+            {`Couldn't load the submissions: ${submissions.error.message}`}
+          </Alert>
+        )}
+        {submissions.data && submissions.data.length === 0 && (
+          <Text>Nobody has handed anything in yet.</Text>
+        )}
+        {submissions.data && submissions.data.length > 0 && (
+          <Table.ScrollContainer minWidth={560}>
+            <Table aria-label="Submissions" striped>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Learner</Table.Th>
+                  <Table.Th>Attempt</Table.Th>
+                  <Table.Th>Submitted at</Table.Th>
+                  <Table.Th>Grade</Table.Th>
+                  <Table.Th>
+                    <VisuallyHidden>Action</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {submissions.data.map((s) => (
+                  <Table.Tr key={s.id}>
+                    <Table.Td>{s.userName}</Table.Td>
+                    <Table.Td>{s.attempt}</Table.Td>
+                    <Table.Td>
+                      <Group gap={4}>
+                        {formatDateTime(s.submittedAt)}
+                        {s.late && (
+                          <Badge color="red" variant="light">
+                            Late
+                          </Badge>
+                        )}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td>
+                      {s.grade ? `${s.grade.points} / ${s.grade.maxPoints}` : 'Not graded'}
+                    </Table.Td>
+                    <Table.Td>
+                      <Anchor
+                        component={Link}
+                        to={`${base}/grade?submission=${encodeURIComponent(s.id)}`}
+                        aria-label={`Grade ${s.userName}`}
+                      >
+                        Grade
+                      </Anchor>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
+    </section>
+  );
+}

@@ -1,0 +1,489 @@
+/**
+ * A course's assignments tab (docs/classroom.md, "Assignments"): the list with due dates and
+ * points, the learner's own status or the grader's "to grade" count, and — for those who create
+ * assignments — the editor (new, edit) and deleting one.
+ */
+import {
+  AssignmentCreateSchema,
+  FILE_KINDS,
+  LATE_POLICIES,
+  type Assignment,
+  type AssignmentCreate,
+  type CourseDetail,
+  type LatePolicy,
+} from '@learning-hub/core';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Loader,
+  Modal,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { DateTimePicker } from '@mantine/dates';
+import '@mantine/dates/styles.css';
+import { notifications } from '@mantine/notifications';
+import { IconPencil, IconTrash } from '@tabler/icons-react';
+import dayjs from 'dayjs';
+import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
+import { formatDateTime } from '../../../lib/format';
+import {
+  latePolicyWords,
+  useCourseAssignmentList,
+  useCreateAssignment,
+  useDeleteAssignment,
+  useUpdateAssignment,
+} from '../../../lib/classroom/assignments-api';
+
+export function assignmentPath(courseId: string, assignmentId: string): string {
+  return `/classroom/${encodeURIComponent(courseId)}/assignments/${encodeURIComponent(assignmentId)}`;
+}
+
+/** A confirmation dialog: what will happen, Cancel, and the action; the server's refusal inside. */
+export function ConfirmDialog({
+  opened,
+  title,
+  children,
+  confirmLabel,
+  danger = false,
+  busy = false,
+  error,
+  onConfirm,
+  onClose,
+}: {
+  opened: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  danger?: boolean;
+  busy?: boolean;
+  error?: string | null;
+  onConfirm(): void;
+  onClose(): void;
+}) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={title}
+      centered
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      <Stack gap="md">
+        {typeof children === 'string' ? <Text size="sm">{children}</Text> : children}
+        {error && (
+          <Alert color="red" role="alert">
+            {error}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button color={danger ? 'red.9' : undefined} loading={busy} onClick={onConfirm}>
+            {confirmLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** The learner's state of an assignment in words. */
+export function mineWords(a: Assignment): string {
+  if (!a.mine) return '';
+  switch (a.mine.status) {
+    case 'none':
+      return 'Not handed in';
+    case 'draft':
+      return 'Draft saved';
+    case 'submitted':
+      return 'Handed in';
+    case 'graded':
+      return a.mine.points === null ? 'Graded' : `Graded: ${a.mine.points} / ${a.points}`;
+  }
+}
+
+export function CourseAssignments({ course }: { course: CourseDetail }) {
+  const list = useCourseAssignmentList(course.id);
+  const [editing, setEditing] = useState<Assignment | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Assignment | null>(null);
+  const remove = useDeleteAssignment();
+  const canManage = course.viewer.canCreateAssignments;
+  const isGrader = course.viewer.canViewSubmissions;
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" wrap="wrap">
+        <Title order={2}>Assignments</Title>
+        {canManage && <Button onClick={() => setEditing('new')}>New assignment</Button>}
+      </Group>
+      {list.isLoading && <Loader size="sm" aria-label="Loading the assignments" />}
+      {list.isError && (
+        <Alert color="red" role="alert">
+          {`Couldn't load the assignments: ${list.error.message}`}
+        </Alert>
+      )}
+      {list.data && list.data.length === 0 && <Text>No assignments yet.</Text>}
+      {list.data && list.data.length > 0 && (
+        <Table.ScrollContainer minWidth={560}>
+          <Table aria-label="Assignments" striped>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Assignment</Table.Th>
+                <Table.Th>Due</Table.Th>
+                <Table.Th>Points</Table.Th>
+                <Table.Th>{isGrader ? 'To grade' : 'Status'}</Table.Th>
+                {canManage && <Table.Th>Actions</Table.Th>}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.data.map((a) => (
+                <Table.Tr key={a.id}>
+                  <Table.Td>
+                    <Anchor component={Link} to={assignmentPath(course.id, a.id)}>
+                      {a.title}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>{a.dueAt ? formatDateTime(a.dueAt) : 'No due date'}</Table.Td>
+                  <Table.Td>{a.points}</Table.Td>
+                  <Table.Td>
+                    {a.toGrade !== null ? (
+                      <Badge color={a.toGrade > 0 ? 'orange' : 'gray'} variant="light">
+                        {`${a.toGrade} to grade`}
+                      </Badge>
+                    ) : a.mine ? (
+                      <Group gap={4}>
+                        <Text size="sm">{mineWords(a)}</Text>
+                        {a.mine.late && (
+                          <Badge color="red" variant="light">
+                            Late
+                          </Badge>
+                        )}
+                      </Group>
+                    ) : (
+                      '—'
+                    )}
+                  </Table.Td>
+                  {canManage && (
+                    <Table.Td>
+                      <Group gap={4} wrap="nowrap">
+                        <ActionIcon
+                          variant="subtle"
+                          aria-label={`Edit ${a.title}`}
+                          onClick={() => setEditing(a)}
+                        >
+                          <IconPencil size={18} aria-hidden />
+                        </ActionIcon>
+                        <ActionIcon
+                          variant="subtle"
+                          color="red.8"
+                          aria-label={`Delete ${a.title}`}
+                          onClick={() => {
+                            remove.reset();
+                            setDeleting(a);
+                          }}
+                        >
+                          <IconTrash size={18} aria-hidden />
+                        </ActionIcon>
+                      </Group>
+                    </Table.Td>
+                  )}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {editing !== null && (
+        <AssignmentEditor
+          courseId={course.id}
+          assignment={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+        />
+      )}
+      <ConfirmDialog
+        opened={deleting !== null}
+        title={`Delete ${deleting?.title ?? 'assignment'}?`}
+        confirmLabel="Delete assignment"
+        danger
+        busy={remove.isPending}
+        error={remove.error?.message ?? null}
+        onClose={() => setDeleting(null)}
+        onConfirm={() => {
+          if (!deleting) return;
+          remove.mutate(deleting.id, {
+            onSuccess: () => {
+              notifications.show({
+                color: 'green',
+                title: 'Assignment deleted',
+                message: deleting.title,
+              });
+              setDeleting(null);
+            },
+          });
+        }}
+      >
+        The assignment and its instructions are deleted. An assignment with submissions or grades
+        cannot be deleted.
+      </ConfirmDialog>
+    </Stack>
+  );
+}
+
+// ---------------------------------------------------------------- the editor
+
+const FILE_KIND_LABEL: Record<(typeof FILE_KINDS)[number], string> = {
+  pdf: 'PDF',
+  image: 'Images',
+  video: 'Video',
+  office: 'Office documents',
+  archive: 'ZIP archives',
+  text: 'Plain text and CSV',
+};
+
+const LATE_LABEL: Record<LatePolicy, string> = {
+  accept: 'Accept late work as on time',
+  mark_late: 'Accept late work and mark it late',
+  refuse: 'Refuse work after the due date',
+};
+
+const MB = 1024 * 1024;
+
+interface EditorValues {
+  title: string;
+  instructionsHtml: string;
+  /** DateTimePicker's value, 'YYYY-MM-DD HH:mm:ss', or null. */
+  due: string | null;
+  points: number | '';
+  kinds: string[];
+  fileKinds: string[];
+  maxFileMb: number | '';
+  latePolicy: LatePolicy;
+  maxAttempts: number | '';
+}
+
+function valuesOf(a: Assignment | null): EditorValues {
+  return {
+    title: a?.title ?? '',
+    instructionsHtml: a?.instructionsHtml ?? '',
+    due: a?.dueAt ? dayjs(a.dueAt).format('YYYY-MM-DD HH:mm:ss') : null,
+    points: a?.points ?? 100,
+    kinds: a ? [...a.submissionKinds] : ['text', 'file'],
+    fileKinds: a ? [...a.fileKinds] : [],
+    maxFileMb: a ? Math.max(1, Math.round(a.maxFileBytes / MB)) : 20,
+    latePolicy: a?.latePolicy ?? 'mark_late',
+    maxAttempts: a?.maxAttempts ?? '',
+  };
+}
+
+function toInput(v: EditorValues): AssignmentCreate {
+  return {
+    title: v.title,
+    instructionsHtml: v.instructionsHtml,
+    dueAt: v.due ? dayjs(v.due).toISOString() : null,
+    points: v.points === '' ? 0 : v.points,
+    submissionKinds: v.kinds as AssignmentCreate['submissionKinds'],
+    fileKinds: v.fileKinds as AssignmentCreate['fileKinds'],
+    maxFileBytes: v.maxFileMb === '' ? undefined : Math.round(v.maxFileMb * MB),
+    latePolicy: v.latePolicy,
+    maxAttempts: v.maxAttempts === '' ? null : v.maxAttempts,
+  };
+}
+
+type EditorErrors = Partial<Record<keyof EditorValues, string>>;
+const FIELD_OF: Record<string, keyof EditorValues> = {
+  title: 'title',
+  instructionsHtml: 'instructionsHtml',
+  dueAt: 'due',
+  points: 'points',
+  submissionKinds: 'kinds',
+  fileKinds: 'fileKinds',
+  maxFileBytes: 'maxFileMb',
+  latePolicy: 'latePolicy',
+  maxAttempts: 'maxAttempts',
+};
+
+function AssignmentEditor({
+  courseId,
+  assignment,
+  onClose,
+}: {
+  courseId: string;
+  assignment: Assignment | null;
+  onClose(): void;
+}) {
+  const create = useCreateAssignment(courseId);
+  const update = useUpdateAssignment();
+  const [values, setValues] = useState<EditorValues>(() => valuesOf(assignment));
+  const [errors, setErrors] = useState<EditorErrors>({});
+  const saving = create.isPending || update.isPending;
+  const serverError = (create.error ?? update.error)?.message ?? null;
+  const set = (patch: Partial<EditorValues>) => setValues((v) => ({ ...v, ...patch }));
+
+  function submit() {
+    const parsed = AssignmentCreateSchema.safeParse(toInput(values));
+    if (!parsed.success) {
+      const found: EditorErrors = {};
+      for (const issue of parsed.error.issues) {
+        const key = FIELD_OF[String(issue.path[0])];
+        if (key) found[key] ??= issue.message;
+      }
+      setErrors(found);
+      return;
+    }
+    setErrors({});
+    const done = (title: string) => {
+      notifications.show({ color: 'green', title, message: parsed.data.title });
+      onClose();
+    };
+    if (assignment) {
+      update.mutate(
+        { assignmentId: assignment.id, input: parsed.data },
+        { onSuccess: () => done('Assignment saved') },
+      );
+    } else {
+      create.mutate(parsed.data, { onSuccess: () => done('Assignment created') });
+    }
+  }
+
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={assignment ? `Edit ${assignment.title}` : 'New assignment'}
+      size="xl"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <Stack gap="md">
+          <TextInput
+            label="Title"
+            required
+            value={values.title}
+            error={errors.title}
+            onChange={(e) => set({ title: e.currentTarget.value })}
+          />
+          <RichTextEditor
+            label="Instructions"
+            value={values.instructionsHtml}
+            error={errors.instructionsHtml}
+            onChange={(instructionsHtml) => set({ instructionsHtml })}
+          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <DateTimePicker
+              label="Due date and time"
+              placeholder="No due date"
+              clearable
+              valueFormat="YYYY-MM-DD HH:mm"
+              value={values.due}
+              error={errors.due}
+              onChange={(due) => set({ due })}
+            />
+            <NumberInput
+              label="Points"
+              min={0}
+              max={10_000}
+              allowDecimal={false}
+              allowNegative={false}
+              value={values.points}
+              error={errors.points}
+              onChange={(v) => set({ points: typeof v === 'number' ? v : '' })}
+            />
+          </SimpleGrid>
+          <Checkbox.Group
+            label="Learners hand in"
+            value={values.kinds}
+            error={errors.kinds}
+            onChange={(kinds) => set({ kinds })}
+          >
+            <Group mt={4}>
+              <Checkbox value="text" label="A text answer" />
+              <Checkbox value="file" label="Files" />
+            </Group>
+          </Checkbox.Group>
+          {values.kinds.includes('file') && (
+            <>
+              <Checkbox.Group
+                label="Allowed file types"
+                description="None ticked: any type"
+                value={values.fileKinds}
+                error={errors.fileKinds}
+                onChange={(fileKinds) => set({ fileKinds })}
+              >
+                <SimpleGrid cols={{ base: 1, xs: 2, sm: 3 }} mt={4}>
+                  {FILE_KINDS.map((kind) => (
+                    <Checkbox key={kind} value={kind} label={FILE_KIND_LABEL[kind]} />
+                  ))}
+                </SimpleGrid>
+              </Checkbox.Group>
+              <NumberInput
+                label="Largest file (MB)"
+                min={1}
+                allowNegative={false}
+                value={values.maxFileMb}
+                error={errors.maxFileMb}
+                onChange={(v) => set({ maxFileMb: typeof v === 'number' ? v : '' })}
+                maw={240}
+              />
+            </>
+          )}
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <Select
+              label="Late work"
+              data={LATE_POLICIES.map((p) => ({ value: p, label: LATE_LABEL[p] }))}
+              value={values.latePolicy}
+              allowDeselect={false}
+              error={errors.latePolicy}
+              description={latePolicyWords(values.latePolicy)}
+              onChange={(p) => p && set({ latePolicy: p as LatePolicy })}
+            />
+            <NumberInput
+              label="Attempts allowed"
+              description="Empty: unlimited"
+              min={1}
+              max={100}
+              allowDecimal={false}
+              allowNegative={false}
+              value={values.maxAttempts}
+              error={errors.maxAttempts}
+              onChange={(v) => set({ maxAttempts: typeof v === 'number' ? v : '' })}
+            />
+          </SimpleGrid>
+          {serverError && (
+            <Alert color="red" role="alert">
+              {serverError}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={saving}>
+              {assignment ? 'Save assignment' : 'Create assignment'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
