@@ -2,6 +2,7 @@ import { ROUTES, type RouteDef } from '@learning-hub/core';
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { ADMIN_CHILD_ROUTES } from '../features/admin/routes';
+import { CLASSROOM_CHILD_ROUTES } from '../features/classroom/routes';
 import { LearningLogoutPage } from '../features/auth/components/learning-logout-page';
 import { ErrorPage } from './error-page';
 import { AppLayout } from './layout/app-layout';
@@ -10,6 +11,11 @@ import { PageLoader } from '../components/page-loader';
 import { RouteGuard } from './route-guard';
 
 type PageLoaderFn = () => Promise<ComponentType>;
+
+const loadCourseCreator: PageLoaderFn = () =>
+  import('../features/course-creator/components/course-creator-page').then(
+    (m) => m.CourseCreatorPage,
+  );
 
 /** The built pages, loaded lazily; every other route of core's ROUTES shows the not-built notice. */
 export const BUILT_PAGES: Readonly<Record<string, PageLoaderFn>> = {
@@ -26,6 +32,12 @@ export const BUILT_PAGES: Readonly<Record<string, PageLoaderFn>> = {
     ),
   '/auth-test': () =>
     import('../features/admin/components/auth-test-page').then((m) => m.AuthTestPage),
+  '/classroom': () =>
+    import('../features/classroom/components/classroom-layout').then((m) => m.ClassroomLayout),
+  '/learning-management': () =>
+    import('../features/learning/components/learning-page').then((m) => m.LearningPage),
+  '/course/create': loadCourseCreator,
+  '/course-creator': loadCourseCreator,
 };
 
 /**
@@ -34,6 +46,7 @@ export const BUILT_PAGES: Readonly<Record<string, PageLoaderFn>> = {
  */
 const CHILD_ROUTES: Readonly<Record<string, RouteObject[]>> = {
   '/admin': ADMIN_CHILD_ROUTES,
+  '/classroom': CLASSROOM_CHILD_ROUTES,
 };
 
 /**

@@ -7,6 +7,7 @@
  */
 import {
   CatalogueSchema,
+  DepartmentListSchema,
   CourseDetailSchema,
   EnrolmentSchema,
   LearningOverviewSchema,
@@ -48,6 +49,7 @@ export const courseKeys = {
   candidates: (courseId: string, search: string) =>
     [...ROOT, 'course', courseId, 'candidates', search] as const,
   learning: [...ROOT, 'learning'] as const,
+  departments: [...ROOT, 'departments'] as const,
 };
 
 const enc = encodeURIComponent;
@@ -76,6 +78,16 @@ function invalidateCourse(queryClient: QueryClient, courseId: string | null) {
 }
 
 // ---------------------------------------------------------------- catalogue and course
+
+/** GET /api/departments: the departments the user may see (department.view in any context). */
+export function useDepartmentList(enabled = true) {
+  return useQuery({
+    queryKey: courseKeys.departments,
+    queryFn: () => api.get('/api/departments', DepartmentListSchema).then((r) => r.departments),
+    staleTime: 60_000,
+    enabled,
+  });
+}
 
 export const CATALOGUE_PAGE_SIZE = 12;
 
@@ -351,9 +363,10 @@ export function useRemoveParticipant(courseId: string) {
 // ---------------------------------------------------------------- overview
 
 /** GET /api/me/learning: the learner's courses, what is due, recent grades, what they teach. */
-export function useLearningOverview() {
+export function useLearningOverview(enabled = true) {
   return useQuery({
     queryKey: courseKeys.learning,
     queryFn: () => api.get('/api/me/learning', LearningOverviewSchema),
+    enabled,
   });
 }

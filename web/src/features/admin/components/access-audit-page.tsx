@@ -19,7 +19,7 @@ import { rangeText } from '../utils/range';
 import { AuditTable } from './audit-table';
 import { Pager } from '../../../components/pager';
 import { UserSearchSelect } from './user-search-select';
-import { useFilterParams } from './use-filter-params';
+import { useFilterParams } from '../../../lib/use-filter-params';
 
 const isAction = (value: string | null): value is AccessAuditAction =>
   (ACCESS_AUDIT_ACTIONS as readonly string[]).includes(value ?? '');

@@ -6,7 +6,7 @@ import { rangeText } from '../utils/range';
 import { ChecksTable } from './checks-table';
 import { Pager } from '../../../components/pager';
 import { UserSearchSelect } from './user-search-select';
-import { useFilterParams } from './use-filter-params';
+import { useFilterParams } from '../../../lib/use-filter-params';
 
 /** /admin/checks: the last permission checks made on this server (the in-memory ring). */
 export function PermissionChecksPage() {

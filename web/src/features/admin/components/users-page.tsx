@@ -25,7 +25,7 @@ import { useRoles } from '../api/roles-api';
 import { USERS_PAGE_SIZE, useUserList } from '../api/users-api';
 import { CreateUserModal } from './create-user-modal';
 import { Pager } from '../../../components/pager';
-import { useFilterParams } from './use-filter-params';
+import { useFilterParams } from '../../../lib/use-filter-params';
 import { errorMessage } from '../utils/notify';
 import { rangeText } from '../utils/range';
 import { roleName, roleOptions } from '../utils/roles';

@@ -1,8 +1,36 @@
-import { NAV_ITEMS, ROUTES, findRoute, type RouteDef } from '@learning-hub/core';
-import { Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import {
+  NAV_ITEMS,
+  ROUTES,
+  findRoute,
+  type LearningOverview,
+  type RouteDef,
+} from '@learning-hub/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Loader,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { IconArrowRight } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { Link, generatePath } from 'react-router';
+import { CourseCard } from '../../../components/course-card';
+import { DueList } from '../../../components/due-list';
 import { useAuth } from '../../../lib/auth/auth-context';
 import { useCan, type Can } from '../../../lib/auth/use-can';
+import { errorMessage, lessonPath } from '../../../lib/classroom/course-format';
+import { useLearningOverview } from '../../../lib/classroom/courses-api';
+
+/** How many of the learner's courses the start page shows. */
+export const HOME_COURSES_SHOWN = 6;
 
 export interface HomeLink {
   label: string;
@@ -81,15 +109,121 @@ function LinkCards({ links }: { links: HomeLink[] }) {
   );
 }
 
-/** / : a greeting and the pages this user may open. */
+function HomeSection({
+  id,
+  title,
+  action,
+  children,
+}: {
+  id: string;
+  title: string;
+  action?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Stack gap="sm" component="section" aria-labelledby={id}>
+      <Group justify="space-between" align="baseline" wrap="wrap" gap="xs">
+        <Title order={2} size="h3" id={id}>
+          {title}
+        </Title>
+        {action}
+      </Group>
+      {children}
+    </Stack>
+  );
+}
+
+/** Continue, due soon and the learner's courses, from GET /api/me/learning. */
+function LearningSections({ overview }: { overview: LearningOverview }) {
+  const { continueLesson, courses } = overview;
+  const due = [...overview.overdue, ...overview.dueSoon];
+  return (
+    <>
+      {continueLesson && (
+        <Paper withBorder p="md" component="section" aria-labelledby="home-continue">
+          <Group justify="space-between" wrap="wrap" gap="sm">
+            <Stack gap={0} style={{ minWidth: 0 }}>
+              <Title order={2} size="h4" id="home-continue">
+                Continue where you left off
+              </Title>
+              <Text fw={600}>{continueLesson.lessonTitle}</Text>
+              <Text size="sm" c="dimmed">
+                {continueLesson.courseTitle}
+              </Text>
+            </Stack>
+            <Button
+              component={Link}
+              to={lessonPath(continueLesson.courseId, continueLesson.lessonId)}
+              rightSection={<IconArrowRight size={16} aria-hidden="true" />}
+              aria-label={`Continue ${continueLesson.lessonTitle}`}
+            >
+              Continue
+            </Button>
+          </Group>
+        </Paper>
+      )}
+      <HomeSection
+        id="home-due"
+        title="Due soon"
+        action={
+          <Anchor component={Link} to="/learning-management" size="sm">
+            All your work
+          </Anchor>
+        }
+      >
+        <DueList items={due} empty="Nothing is due in the next two weeks." />
+      </HomeSection>
+      <HomeSection
+        id="home-courses"
+        title="Your courses"
+        action={
+          <Anchor component={Link} to="/classroom" size="sm">
+            Browse all courses
+          </Anchor>
+        }
+      >
+        {courses.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            You are not taking any course yet. Find one in the catalogue.
+          </Text>
+        ) : (
+          <SimpleGrid
+            cols={{ base: 1, sm: 2, lg: 3 }}
+            component="ul"
+            style={{ listStyle: 'none', padding: 0, margin: 0 }}
+          >
+            {courses.slice(0, HOME_COURSES_SHOWN).map((course) => (
+              <li key={course.id}>
+                <CourseCard course={course} headingOrder={3} compact />
+              </li>
+            ))}
+          </SimpleGrid>
+        )}
+      </HomeSection>
+    </>
+  );
+}
+
+const CLASSROOM_ROUTE = findRoute('/classroom');
+
+/** / : a greeting, where to continue, what is due, the learner's courses, and their pages. */
 export function HomePage() {
   const { user } = useAuth();
   const can = useCan();
+  const learns = CLASSROOM_ROUTE ? can.route(CLASSROOM_ROUTE).allowed : false;
+  const overview = useLearningOverview(learns);
   if (!user) return null;
   const { menu, more } = homeLinks(can, user.departmentId, user.department);
   return (
     <Stack gap="xl">
       <Title order={1}>{`Welcome, ${user.firstname}`}</Title>
+      {learns && overview.isPending && <Loader size="sm" aria-label="Loading your courses" />}
+      {learns && overview.isError && (
+        <Alert color="red" role="alert">
+          {errorMessage(overview.error)}
+        </Alert>
+      )}
+      {overview.data && <LearningSections overview={overview.data} />}
       {menu.length > 0 && (
         <Stack gap="sm" component="section" aria-labelledby="home-menu">
           <Title order={2} size="h3" id="home-menu">

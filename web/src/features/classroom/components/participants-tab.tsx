@@ -1,0 +1,458 @@
+import { COURSE_ROLE_IDS, type CourseDetail, type CourseRole } from '@learning-hub/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Loader,
+  Modal,
+  Progress,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  UnstyledButton,
+} from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { useDebouncedValue } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { IconSearch, IconUserPlus } from '@tabler/icons-react';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { fullName } from '../../../lib/format';
+import { courseRoleLabel, errorMessage, formatDate } from '../../../lib/classroom/course-format';
+import {
+  useCandidates,
+  useParticipants,
+  useRemoveParticipant,
+  useSetParticipant,
+  type Candidate,
+} from '../../../lib/classroom/courses-api';
+
+interface Person {
+  id: string;
+  username: string;
+  firstname: string;
+  lastname: string;
+}
+
+const personName = (p: Person) => fullName(p) || p.username;
+
+/** A picked end date (YYYY-MM-DD) as the end of that day in the user's time zone; null for none. */
+export function endOfDayIso(date: string | null): string | null {
+  return date ? dayjs(date).endOf('day').toISOString() : null;
+}
+
+function isoToDateValue(iso: string | null): string | null {
+  return iso ? dayjs(iso).format('YYYY-MM-DD') : null;
+}
+
+/** Roles (course-student, -assistant, -instructor) and an optional end date. */
+function RolesAndEnd({
+  roles,
+  onRoles,
+  endDate,
+  onEndDate,
+}: {
+  roles: CourseRole[];
+  onRoles(roles: CourseRole[]): void;
+  endDate: string | null;
+  onEndDate(date: string | null): void;
+}) {
+  return (
+    <>
+      <Checkbox.Group
+        label="Roles in this course"
+        value={roles}
+        onChange={(value) => onRoles(value as CourseRole[])}
+        required
+      >
+        <Group mt="xs" gap="md">
+          {[...COURSE_ROLE_IDS].reverse().map((role) => (
+            <Checkbox key={role} value={role} label={courseRoleLabel(role)} />
+          ))}
+        </Group>
+      </Checkbox.Group>
+      <DateInput
+        label="End date"
+        description="Optional: the roles end after this day."
+        placeholder="No end"
+        clearable
+        valueFormat="D MMM YYYY"
+        value={endDate}
+        onChange={onEndDate}
+        minDate={dayjs().format('YYYY-MM-DD')}
+        popoverProps={{ withinPortal: true }}
+      />
+    </>
+  );
+}
+
+function AddPeopleModal({
+  course,
+  opened,
+  onClose,
+}: {
+  course: CourseDetail;
+  opened: boolean;
+  onClose(): void;
+}) {
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), 300);
+  const [chosen, setChosen] = useState<Candidate | null>(null);
+  const [roles, setRoles] = useState<CourseRole[]>(['course-student']);
+  const [endDate, setEndDate] = useState<string | null>(null);
+  const candidates = useCandidates(course.id, debounced, opened);
+  const save = useSetParticipant(course.id);
+
+  const close = () => {
+    setSearch('');
+    setChosen(null);
+    setRoles(['course-student']);
+    setEndDate(null);
+    save.reset();
+    onClose();
+  };
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={close}
+      title="Add people"
+      centered
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!chosen || roles.length === 0) return;
+          save.mutate(
+            { userId: chosen.id, roles, endsAt: endOfDayIso(endDate) },
+            {
+              onSuccess: () => {
+                notifications.show({
+                  color: 'green',
+                  title: 'Added',
+                  message: `${personName(chosen)} was added to ${course.title}.`,
+                });
+                close();
+              },
+            },
+          );
+        }}
+      >
+        <Stack gap="md">
+          {chosen ? (
+            <Group justify="space-between" wrap="nowrap">
+              <Text>
+                {`Adding ${personName(chosen)} `}
+                <Text span c="dimmed">{`(${chosen.username})`}</Text>
+              </Text>
+              <Button variant="subtle" size="xs" onClick={() => setChosen(null)}>
+                Choose someone else
+              </Button>
+            </Group>
+          ) : (
+            <Stack gap="xs">
+              <TextInput
+                label="Search people"
+                placeholder="Name or username"
+                leftSection={<IconSearch size={16} aria-hidden="true" />}
+                value={search}
+                onChange={(event) => setSearch(event.currentTarget.value)}
+                data-autofocus
+              />
+              {candidates.isError && (
+                <Alert color="red" role="alert">
+                  {errorMessage(candidates.error)}
+                </Alert>
+              )}
+              {candidates.isPending && <Loader size="xs" aria-label="Searching" />}
+              {candidates.data && candidates.data.length === 0 && (
+                <Text size="sm" c="dimmed">
+                  Nobody found who is not in the course already.
+                </Text>
+              )}
+              {candidates.data && candidates.data.length > 0 && (
+                <Stack
+                  component="ul"
+                  gap={2}
+                  aria-label="People found"
+                  style={{ listStyle: 'none', padding: 0, margin: 0 }}
+                >
+                  {candidates.data.map((person) => (
+                    <li key={person.id}>
+                      <UnstyledButton
+                        onClick={() => setChosen(person)}
+                        p="xs"
+                        w="100%"
+                        style={{ borderRadius: 'var(--mantine-radius-sm)' }}
+                        aria-label={`Choose ${personName(person)} (${person.username})`}
+                      >
+                        <Text size="sm">
+                          {personName(person)}{' '}
+                          <Text span c="dimmed" size="sm">
+                            {person.username}
+                          </Text>
+                        </Text>
+                      </UnstyledButton>
+                    </li>
+                  ))}
+                </Stack>
+              )}
+            </Stack>
+          )}
+          <RolesAndEnd roles={roles} onRoles={setRoles} endDate={endDate} onEndDate={setEndDate} />
+          {save.isError && (
+            <Alert color="red" role="alert">
+              {errorMessage(save.error)}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending} disabled={!chosen || roles.length === 0}>
+              Add to course
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+interface Member extends Person {
+  roles: string[];
+  expiresAt: string | null;
+}
+
+function EditParticipantModal({
+  course,
+  member,
+  onClose,
+}: {
+  course: CourseDetail;
+  member: Member;
+  onClose(): void;
+}) {
+  const [roles, setRoles] = useState<CourseRole[]>(
+    member.roles.filter((r): r is CourseRole => (COURSE_ROLE_IDS as readonly string[]).includes(r)),
+  );
+  const [endDate, setEndDate] = useState<string | null>(isoToDateValue(member.expiresAt));
+  const save = useSetParticipant(course.id);
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={`Roles of ${personName(member)}`}
+      centered
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          save.mutate(
+            { userId: member.id, roles, endsAt: endOfDayIso(endDate) },
+            { onSuccess: onClose },
+          );
+        }}
+      >
+        <Stack gap="md">
+          <RolesAndEnd roles={roles} onRoles={setRoles} endDate={endDate} onEndDate={setEndDate} />
+          {save.isError && (
+            <Alert color="red" role="alert">
+              {errorMessage(save.error)}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending} disabled={roles.length === 0}>
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+function RemoveParticipantModal({
+  course,
+  member,
+  onClose,
+}: {
+  course: CourseDetail;
+  member: Member;
+  onClose(): void;
+}) {
+  const remove = useRemoveParticipant(course.id);
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title="Remove from the course?"
+      centered
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      <Stack gap="md">
+        <Text size="sm">
+          {`${personName(member)} loses every role in ${course.title}. Their work and grades are kept.`}
+        </Text>
+        {remove.isError && (
+          <Alert color="red" role="alert">
+            {errorMessage(remove.error)}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button
+            color="red.9"
+            loading={remove.isPending}
+            onClick={() => remove.mutate(member.id, { onSuccess: onClose })}
+          >
+            Remove
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** The course's people: roles, end dates, learners' progress; managing them when allowed. */
+export function ParticipantsTab({ course }: { course: CourseDetail }) {
+  const manage = course.viewer.canManageParticipants;
+  const participants = useParticipants(course.id, course.viewer.canViewParticipants);
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<Member | null>(null);
+  const [removing, setRemoving] = useState<Member | null>(null);
+
+  return (
+    <Stack gap="md">
+      {manage && (
+        <Group justify="flex-end">
+          <Button
+            leftSection={<IconUserPlus size={16} aria-hidden="true" />}
+            onClick={() => setAdding(true)}
+          >
+            Add people
+          </Button>
+        </Group>
+      )}
+      {participants.isPending && <Loader size="sm" aria-label="Loading participants" />}
+      {participants.isError && (
+        <Alert color="red" role="alert">
+          {errorMessage(participants.error)}
+        </Alert>
+      )}
+      {participants.data && (
+        <Table.ScrollContainer minWidth={manage ? 720 : 560}>
+          <Table verticalSpacing="sm" aria-label="Participants">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Name</Table.Th>
+                <Table.Th scope="col">Roles</Table.Th>
+                <Table.Th scope="col">Ends</Table.Th>
+                <Table.Th scope="col">Progress</Table.Th>
+                {manage && (
+                  <Table.Th scope="col">
+                    <Text span size="sm" fw={700}>
+                      Actions
+                    </Text>
+                  </Table.Th>
+                )}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {participants.data.map((member) => (
+                <Table.Tr key={member.id}>
+                  <Table.Td>
+                    <Text size="sm">{personName(member)}</Text>
+                    <Text size="xs" c="dimmed">
+                      {member.username}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap={4}>
+                      {member.roles.map((role) => (
+                        <Badge key={role} variant="light" tt="none">
+                          {courseRoleLabel(role)}
+                        </Badge>
+                      ))}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>{member.expiresAt ? formatDate(member.expiresAt) : 'No end'}</Table.Td>
+                  <Table.Td>
+                    {member.progress ? (
+                      <Group gap="xs" wrap="nowrap">
+                        <Progress
+                          value={member.progress.percent}
+                          w={80}
+                          aria-label={`Progress of ${personName(member)}`}
+                        />
+                        <Text size="xs">{`${member.progress.percent}%`}</Text>
+                      </Group>
+                    ) : (
+                      '—'
+                    )}
+                  </Table.Td>
+                  {manage && (
+                    <Table.Td>
+                      <Group gap="xs" wrap="nowrap">
+                        <Button
+                          size="xs"
+                          variant="default"
+                          onClick={() => setEditing(member)}
+                          aria-label={`Change roles of ${personName(member)}`}
+                        >
+                          Change
+                        </Button>
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          color="red"
+                          onClick={() => setRemoving(member)}
+                          aria-label={`Remove ${personName(member)}`}
+                        >
+                          Remove
+                        </Button>
+                      </Group>
+                    </Table.Td>
+                  )}
+                </Table.Tr>
+              ))}
+              {participants.data.length === 0 && (
+                <Table.Tr>
+                  <Table.Td colSpan={manage ? 5 : 4}>
+                    <Text c="dimmed" ta="center" py="md">
+                      Nobody takes part in this course yet.
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              )}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {manage && (
+        <AddPeopleModal course={course} opened={adding} onClose={() => setAdding(false)} />
+      )}
+      {editing && (
+        <EditParticipantModal course={course} member={editing} onClose={() => setEditing(null)} />
+      )}
+      {removing && (
+        <RemoveParticipantModal
+          course={course}
+          member={removing}
+          onClose={() => setRemoving(null)}
+        />
+      )}
+    </Stack>
+  );
+}

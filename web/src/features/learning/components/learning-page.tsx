@@ -1,0 +1,215 @@
+import type { LearningOverview } from '@learning-hub/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { CourseCard } from '../../../components/course-card';
+import { DueList } from '../../../components/due-list';
+import {
+  COURSE_STATE_COLORS,
+  COURSE_STATE_LABELS,
+  coursePath,
+  errorMessage,
+  formatDate,
+  lessonPath,
+} from '../../../lib/classroom/course-format';
+import { useLearningOverview } from '../../../lib/classroom/courses-api';
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby={id}>
+      <Stack gap="sm">
+        <Title order={2} size="h3" id={id}>
+          {title}
+        </Title>
+        {children}
+      </Stack>
+    </Paper>
+  );
+}
+
+function RecentGrades({ grades }: { grades: LearningOverview['recentGrades'] }) {
+  if (grades.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        No grades yet.
+      </Text>
+    );
+  }
+  return (
+    <Table.ScrollContainer minWidth={480}>
+      <Table aria-label="Recent grades">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Assignment</Table.Th>
+            <Table.Th scope="col">Course</Table.Th>
+            <Table.Th scope="col" ta="right">
+              Points
+            </Table.Th>
+            <Table.Th scope="col">Graded</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {grades.map((g) => (
+            <Table.Tr key={`${g.assignmentId}`}>
+              <Table.Td>{g.assignmentTitle}</Table.Td>
+              <Table.Td>
+                <Anchor component={Link} to={coursePath(g.courseId, 'grades')}>
+                  {g.courseTitle}
+                </Anchor>
+              </Table.Td>
+              <Table.Td ta="right">{`${g.points} / ${g.maxPoints}`}</Table.Td>
+              <Table.Td>{formatDate(g.gradedAt)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function Teaching({ courses }: { courses: LearningOverview['teaching'] }) {
+  return (
+    <Table.ScrollContainer minWidth={520}>
+      <Table aria-label="Courses you teach">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Course</Table.Th>
+            <Table.Th scope="col">State</Table.Th>
+            <Table.Th scope="col" ta="right">
+              Learners
+            </Table.Th>
+            <Table.Th scope="col" ta="right">
+              To grade
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {courses.map((c) => (
+            <Table.Tr key={c.courseId}>
+              <Table.Td>
+                <Anchor component={Link} to={coursePath(c.courseId)}>
+                  {c.courseTitle}
+                </Anchor>
+                <Text size="xs" c="dimmed">
+                  {c.code}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Badge variant="light" tt="none" color={COURSE_STATE_COLORS[c.state]}>
+                  {COURSE_STATE_LABELS[c.state]}
+                </Badge>
+              </Table.Td>
+              <Table.Td ta="right">{c.learners}</Table.Td>
+              <Table.Td ta="right">
+                {c.toGrade > 0 ? (
+                  <Anchor
+                    component={Link}
+                    to={coursePath(c.courseId, 'assignments')}
+                    aria-label={`${c.toGrade} to grade in ${c.courseTitle}`}
+                  >
+                    {c.toGrade}
+                  </Anchor>
+                ) : (
+                  0
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** /learning-management: the learner's courses and work, and what a teacher teaches. */
+export function LearningPage() {
+  const overview = useLearningOverview();
+  const data = overview.data;
+  return (
+    <Stack gap="lg">
+      <Title order={1}>Learning Management</Title>
+      {overview.isPending && <Loader size="sm" aria-label="Loading your learning" />}
+      {overview.isError && (
+        <Alert color="red" role="alert">
+          {errorMessage(overview.error)}
+        </Alert>
+      )}
+      {data && (
+        <>
+          {data.continueLesson && (
+            <Paper withBorder p="md">
+              <Group justify="space-between" wrap="wrap" gap="sm">
+                <Stack gap={0}>
+                  <Text size="sm" c="dimmed">
+                    Continue where you left off
+                  </Text>
+                  <Text fw={600}>{data.continueLesson.lessonTitle}</Text>
+                  <Text size="sm">{data.continueLesson.courseTitle}</Text>
+                </Stack>
+                <Button
+                  component={Link}
+                  to={lessonPath(data.continueLesson.courseId, data.continueLesson.lessonId)}
+                >
+                  Continue
+                </Button>
+              </Group>
+            </Paper>
+          )}
+          <SimpleGrid cols={{ base: 1, md: 2 }}>
+            <Section id="learning-overdue" title="Overdue">
+              <DueList items={data.overdue} empty="Nothing is overdue." />
+            </Section>
+            <Section id="learning-due" title="Due soon">
+              <DueList items={data.dueSoon} empty="Nothing is due in the next two weeks." />
+            </Section>
+          </SimpleGrid>
+          <Section id="learning-courses" title="Your courses">
+            {data.courses.length === 0 ? (
+              <Group gap="xs">
+                <Text size="sm" c="dimmed">
+                  You are not enrolled in any course.
+                </Text>
+                <Anchor component={Link} to="/classroom" size="sm">
+                  Browse the courses
+                </Anchor>
+              </Group>
+            ) : (
+              <SimpleGrid
+                cols={{ base: 1, sm: 2, lg: 3 }}
+                component="ul"
+                style={{ listStyle: 'none', padding: 0, margin: 0 }}
+              >
+                {data.courses.map((course) => (
+                  <li key={course.id}>
+                    <CourseCard course={course} headingOrder={3} compact />
+                  </li>
+                ))}
+              </SimpleGrid>
+            )}
+          </Section>
+          <Section id="learning-grades" title="Recent grades">
+            <RecentGrades grades={data.recentGrades} />
+          </Section>
+          {data.teaching.length > 0 && (
+            <Section id="learning-teaching" title="Teaching">
+              <Teaching courses={data.teaching} />
+            </Section>
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}

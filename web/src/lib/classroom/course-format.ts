@@ -1,0 +1,67 @@
+/** Words and dates of the classroom, shared by the classroom, learning and start pages. */
+import type { CourseState } from '@learning-hub/core';
+
+export const COURSE_ROLE_LABELS: Readonly<Record<string, string>> = {
+  'course-instructor': 'Instructor',
+  'course-assistant': 'Assistant',
+  'course-student': 'Student',
+};
+
+/** A course role id in words (unknown ids as they are). */
+export function courseRoleLabel(role: string): string {
+  return COURSE_ROLE_LABELS[role] ?? role;
+}
+
+export const COURSE_STATE_LABELS: Readonly<Record<CourseState, string>> = {
+  draft: 'Draft',
+  published: 'Published',
+  archived: 'Archived',
+};
+
+export const COURSE_STATE_COLORS: Readonly<Record<CourseState, string>> = {
+  draft: 'yellow',
+  published: 'green',
+  archived: 'gray',
+};
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+/** A date in the user's locale; '—' for a missing or invalid value. */
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? '—' : dateFormat.format(time);
+}
+
+/** `45 min`, `1 h 30 min`; '' for none. */
+export function formatDuration(minutes: number | null | undefined): string {
+  if (!minutes) return '';
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (hours === 0) return `${rest} min`;
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+}
+
+/** `3 of 8 lessons complete`. */
+export function progressText(progress: { completedLessons: number; totalLessons: number }) {
+  return `${progress.completedLessons} of ${progress.totalLessons} lessons complete`;
+}
+
+/** The course page, or one of its tabs. */
+export function coursePath(courseId: string, tab?: string): string {
+  const base = `/classroom/${encodeURIComponent(courseId)}`;
+  return tab ? `${base}?tab=${encodeURIComponent(tab)}` : base;
+}
+
+export function lessonPath(courseId: string, lessonId: string): string {
+  return `${coursePath(courseId)}/lessons/${encodeURIComponent(lessonId)}`;
+}
+
+export function assignmentPath(courseId: string, assignmentId: string): string {
+  return `${coursePath(courseId)}/assignments/${encodeURIComponent(assignmentId)}`;
+}
+
+/** The message of an error to show: the server's message, or a fallback. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error && error.message ? error.message : 'Something went wrong';
+}
