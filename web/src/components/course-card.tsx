@@ -14,6 +14,7 @@ import {
   Title,
   type TitleOrder,
 } from '@mantine/core';
+import { IconSchool } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import {
   COURSE_STATE_COLORS,
@@ -41,9 +42,7 @@ export function CourseCard({ course, headingOrder = 3, compact = false }: Course
             <Image src={course.coverUrl} alt="" fit="cover" />
           ) : (
             <Center bg="var(--mantine-color-default-hover)" aria-hidden="true">
-              <Text fw={700} c="dimmed" size="lg">
-                {course.code}
-              </Text>
+              <IconSchool size={36} stroke={1.2} color="var(--mantine-color-dimmed)" />
             </Center>
           )}
         </AspectRatio>
