@@ -24,6 +24,7 @@ import courseRoutes from './features/courses/routes';
 import departmentRoutes from './features/departments/routes';
 import healthRoutes from './features/health/routes';
 import adminSystemRoutes from './features/admin-system/routes';
+import assignmentsRoutes from './features/assignments/routes';
 import filesRoutes from './features/files/routes';
 import { AccessService } from './access/access-service';
 import { ensureDevUser } from './auth/dev-user';
@@ -166,6 +167,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminAccessRoutes, { db, now });
   await app.register(adminSystemRoutes, { db });
   await app.register(filesRoutes, { files, maxUploadBytes: config.files.maxUploadBytes });
+  await app.register(assignmentsRoutes, { db, now, maxUploadBytes: config.files.maxUploadBytes });
 
   // Orphaned uploads: once at start, then hourly. Safe with several instances (see cleanupOrphans).
   let cleanupTimer: NodeJS.Timeout | undefined;
