@@ -30,6 +30,11 @@ export const courseContext = (courseId: string): AccessContext => ({ type: 'cour
 export interface CourseGate {
   id: string;
   state: string;
+  /**
+   * The owning department, when known: a published course is also visible to whoever holds
+   * course.view in its department (the catalogue uses the same rule, see course-repository).
+   */
+  departmentId?: string | null;
 }
 
 export interface CourseAccess {
@@ -41,12 +46,17 @@ export interface CourseAccess {
   roles: string[];
   /** Holds the course-student role now. */
   enrolled: boolean;
-  /** May see the course at all (drafts only with course.edit). */
+  /**
+   * May see the course at all: drafts only with course.edit; archived ones with course.edit or
+   * as a participant; published ones also with course.view (in the course or its department).
+   */
   canSee: boolean;
   /** May read lessons and assignments (a participant, or may edit it). */
   canLearn: boolean;
   /** May change it: course.edit and not archived (restoring is a state change, see the route). */
   canEdit: boolean;
+  /** Holds course.edit there (admin included), whatever the state: may restore an archived course. */
+  editor: boolean;
 }
 
 /**
@@ -70,16 +80,29 @@ export function courseAccess(
   const can = (permission: PermissionId) => access.engine.check(user.id, permission, scope);
   const admin = isAdmin(user);
   const mayEdit = admin || can('course.edit');
+  const participant = roles.length > 0;
   const canSee =
-    course.state === 'draft' ? mayEdit : mayEdit || can('course.view') || roles.length > 0;
+    course.state === 'draft'
+      ? mayEdit
+      : course.state === 'archived'
+        ? mayEdit || participant
+        : mayEdit ||
+          participant ||
+          can('course.view') ||
+          (!!course.departmentId &&
+            access.engine.check(user.id, 'course.view', {
+              type: 'department',
+              departmentId: course.departmentId,
+            }));
   return {
     can,
     assignment,
     roles,
     enrolled: roles.includes('course-student'),
     canSee,
-    canLearn: canSee && (mayEdit || roles.length > 0),
+    canLearn: canSee && (mayEdit || participant),
     canEdit: mayEdit && course.state !== 'archived',
+    editor: mayEdit,
   };
 }
 

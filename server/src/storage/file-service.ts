@@ -191,6 +191,55 @@ export class FileService {
     return file;
   }
 
+  /**
+   * Copies a stored file (its bytes and thumbnail into new objects, a new row) and attaches the
+   * copy to `owner`, as `uploadedBy`'s. For an area duplicating a thing with its files (copying a
+   * course): the caller has checked that the user may read the original and owns the new thing.
+   * Two rows never share an object, so deleting one never breaks the other.
+   */
+  async copyTo(
+    fileId: string,
+    owner: { type: string; id: string },
+    uploadedBy: string,
+  ): Promise<FileRecord> {
+    const file = await findFile(this.db, fileId);
+    if (!file) throw notFound();
+    const duplicate = async (key: string, mime?: string) => {
+      const read = await this.store.get(key);
+      if (!read) throw notFound();
+      return this.store.put(read.stream, {
+        maxBytes: read.size,
+        ...(mime ? { contentType: mime } : {}),
+      });
+    };
+    const stored = await duplicate(file.storageKey, file.mime);
+    let thumbnailKey: string | null = null;
+    try {
+      if (file.thumbnailKey) thumbnailKey = (await duplicate(file.thumbnailKey)).key;
+      const at = new Date(this.now()).toISOString();
+      const copy = await insertFile(this.db, {
+        id: sortableId(),
+        storageKey: stored.key,
+        name: file.name,
+        mime: file.mime,
+        size: file.size,
+        sha256: file.sha256,
+        uploadedBy,
+        createdAt: at,
+        thumbnailKey,
+      });
+      await attachFile(
+        this.db,
+        { id: copy.id, uploadedBy, ownerType: owner.type, ownerId: owner.id },
+        at,
+      );
+      return { ...copy, ownerType: owner.type, ownerId: owner.id, attachedAt: at };
+    } catch (error) {
+      await this.removeObjects({ storageKey: stored.key, thumbnailKey });
+      throw error;
+    }
+  }
+
   /** Deletes `user`'s own unattached upload (row, then objects). */
   async deleteUnattached(user: UserRecord, fileId: string): Promise<void> {
     const file = await findFile(this.db, fileId);
