@@ -1,12 +1,43 @@
-/** All SQL about courses (the context of course roles). */
-import type { Course } from '@learning-hub/core';
-import { sql } from 'kysely';
+/**
+ * All SQL about the course record (the context of course roles): finding, the catalogue page
+ * with its per-page figures, creating, the conditional update, deleting, and the row lock every
+ * change that depends on the course's state or counts takes first (docs/classroom.md).
+ */
+import type { Course, CourseState } from '@learning-hub/core';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db';
+import type { Database } from '../db/schema';
+
+/** A course row as the domain uses it. */
+export interface CourseRecord {
+  id: string;
+  code: string;
+  title: string;
+  description: string;
+  departmentId: string | null;
+  departmentName: string | null;
+  summaryHtml: string;
+  state: CourseState;
+  enrolmentMode: 'open' | 'key' | 'manual';
+  enrolmentKey: string | null;
+  startsAt: string | null;
+  endsAt: string | null;
+  capacity: number | null;
+  coverFileId: string | null;
+  /** The cover file exists and has a thumbnail. */
+  coverHasThumbnail: boolean;
+  createdBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+  publishedAt: string | null;
+  revision: number;
+}
 
 function courseQuery(db: Db) {
   return db
     .selectFrom('courses')
     .leftJoin('departments', 'departments.id', 'courses.department_id')
+    .leftJoin('files', 'files.id', 'courses.cover_file_id')
     .select([
       'courses.id',
       'courses.code',
@@ -14,59 +45,297 @@ function courseQuery(db: Db) {
       'courses.description',
       'courses.department_id',
       'departments.name as department_name',
+      'courses.summary_html',
+      'courses.state',
+      'courses.enrolment_mode',
+      'courses.enrolment_key',
+      'courses.starts_at',
+      'courses.ends_at',
+      'courses.capacity',
+      'courses.cover_file_id',
+      'files.thumbnail_key',
+      'courses.created_by',
+      'courses.created_at',
+      'courses.updated_at',
+      'courses.published_at',
+      'courses.revision',
     ]);
 }
 
 type Row = NonNullable<Awaited<ReturnType<ReturnType<typeof courseQuery>['executeTakeFirst']>>>;
-const toCourse = (r: Row): Course => ({
-  id: r.id,
-  code: r.code,
-  title: r.title,
-  description: r.description,
-  departmentId: r.department_id,
-  departmentName: r.department_name,
-});
 
-export async function findCourse(db: Db, id: string): Promise<Course | null> {
-  const row = await courseQuery(db).where('courses.id', '=', id).executeTakeFirst();
-  return row ? toCourse(row) : null;
+const STATES = new Set(['draft', 'published', 'archived']);
+const MODES = new Set(['open', 'key', 'manual']);
+
+function toRecord(r: Row): CourseRecord {
+  return {
+    id: r.id,
+    code: r.code,
+    title: r.title,
+    description: r.description,
+    departmentId: r.department_id,
+    departmentName: r.department_name,
+    summaryHtml: r.summary_html,
+    state: (STATES.has(r.state) ? r.state : 'draft') as CourseState,
+    enrolmentMode: (MODES.has(r.enrolment_mode)
+      ? r.enrolment_mode
+      : 'manual') as CourseRecord['enrolmentMode'],
+    enrolmentKey: r.enrolment_key,
+    startsAt: r.starts_at,
+    endsAt: r.ends_at,
+    capacity: r.capacity === null ? null : Number(r.capacity),
+    coverFileId: r.cover_file_id,
+    coverHasThumbnail: r.thumbnail_key !== null && r.thumbnail_key !== undefined,
+    createdBy: r.created_by,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at ?? r.created_at,
+    publishedAt: r.published_at,
+    revision: Number(r.revision),
+  };
 }
 
-export async function listCourses(
+/** The course as the admin pickers and context labels know it. */
+export const toCourse = (c: CourseRecord): Course => ({
+  id: c.id,
+  code: c.code,
+  title: c.title,
+  description: c.description,
+  departmentId: c.departmentId,
+  departmentName: c.departmentName,
+});
+
+export async function findCourseRecord(db: Db, id: string): Promise<CourseRecord | null> {
+  const row = await courseQuery(db).where('courses.id', '=', id).executeTakeFirst();
+  return row ? toRecord(row) : null;
+}
+
+export async function findCourse(db: Db, id: string): Promise<Course | null> {
+  const record = await findCourseRecord(db, id);
+  return record ? toCourse(record) : null;
+}
+
+/** Several courses by id (any order). */
+export async function findCourseRecords(db: Db, ids: readonly string[]): Promise<CourseRecord[]> {
+  if (ids.length === 0) return [];
+  const rows = await courseQuery(db)
+    .where('courses.id', 'in', [...ids])
+    .orderBy('courses.title')
+    .orderBy('courses.id')
+    .execute();
+  return rows.map(toRecord);
+}
+
+// ---------------------------------------------------------------- the catalogue
+
+/**
+ * Which courses the viewer may see, as the caller decided it with the permission model (the
+ * same rule as courseAccess().canSee, for every course at once).
+ */
+export interface CourseVisibility {
+  /** Holds course.edit everywhere (or is admin): sees every course in every state. */
+  editAll: boolean;
+  /** Holds course.view everywhere: sees every published course. */
+  viewAll: boolean;
+  /** Departments where they hold course.view: sees their published courses. */
+  departmentIds: readonly string[];
+  /** Courses with an in-force course assignment of theirs (any course role). */
+  participantIds: readonly string[];
+  /** Courses where they hold course.edit through an assignment. */
+  editableIds: readonly string[];
+}
+
+export interface CatalogueFilter {
+  search?: string | undefined;
+  departmentId?: string | undefined;
+  /** `mine`: only courses in `visibility.participantIds`. */
+  scope: 'all' | 'mine';
+  state: CourseState | 'any';
+  visibility: CourseVisibility;
+  offset: number;
+  limit: number;
+}
+
+type Eb = ExpressionBuilder<Database, 'courses'>;
+const TRUE = sql<SqlBool>`1 = 1`;
+const FALSE = sql<SqlBool>`1 = 0`;
+
+function anyOf(eb: Eb, conditions: (Expression<SqlBool> | boolean)[]): Expression<SqlBool> {
+  if (conditions.includes(true)) return TRUE;
+  const real = conditions.filter((c): c is Expression<SqlBool> => typeof c !== 'boolean');
+  if (real.length === 0) return FALSE;
+  return real.length === 1 ? (real[0] as Expression<SqlBool>) : eb.or(real);
+}
+
+const inList = (eb: Eb, column: 'courses.id' | 'courses.department_id', ids: readonly string[]) =>
+  ids.length > 0 ? eb(column, 'in', [...ids]) : false;
+
+/** The visibility rule of one state, as SQL. */
+function visibleIn(eb: Eb, state: CourseState, v: CourseVisibility): Expression<SqlBool> {
+  const editable = [v.editAll, inList(eb, 'courses.id', v.editableIds)];
+  const participant = inList(eb, 'courses.id', v.participantIds);
+  const who =
+    state === 'draft'
+      ? anyOf(eb, editable)
+      : state === 'archived'
+        ? anyOf(eb, [...editable, participant])
+        : anyOf(eb, [
+            ...editable,
+            participant,
+            v.viewAll,
+            inList(eb, 'courses.department_id', v.departmentIds),
+          ]);
+  return eb.and([eb('courses.state', '=', state), who]);
+}
+
+/** `%text%` for LIKE, with the wildcards of the text escaped (used with `escape '\'`). */
+export function likePattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** One page of the catalogue (ordered by title) and the total, in two queries. */
+export async function listCataloguePage(
   db: Db,
-  filter: { search?: string; offset: number; limit: number },
-): Promise<{ courses: Course[]; total: number }> {
-  let base = db.selectFrom('courses');
+  filter: CatalogueFilter,
+): Promise<{ courses: CourseRecord[]; total: number }> {
+  const states: CourseState[] =
+    filter.state === 'any' ? ['published', 'draft', 'archived'] : [filter.state];
+  let base = db
+    .selectFrom('courses')
+    .where((eb) => eb.or(states.map((s) => visibleIn(eb, s, filter.visibility))));
+  if (filter.scope === 'mine') {
+    const ids = filter.visibility.participantIds;
+    base = base.where((eb) => (ids.length > 0 ? eb('courses.id', 'in', [...ids]) : FALSE));
+  }
+  if (filter.departmentId) base = base.where('courses.department_id', '=', filter.departmentId);
   if (filter.search) {
-    const pattern = `%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likePattern(filter.search);
     base = base.where((eb) =>
       eb.or([
         eb(sql`lower(courses.title)`, 'like', sql`${pattern} escape '\\'`),
         eb(sql`lower(courses.code)`, 'like', sql`${pattern} escape '\\'`),
+        eb(sql`lower(courses.description)`, 'like', sql`${pattern} escape '\\'`),
       ]),
     );
   }
   const total = await base
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .executeTakeFirstOrThrow();
-  const ids = await base
+  const page = await base
     .select('courses.id')
     .orderBy('courses.title')
+    .orderBy('courses.id')
     .limit(filter.limit)
     .offset(filter.offset)
     .execute();
-  if (ids.length === 0) return { courses: [], total: Number(total.n) };
-  const rows = await courseQuery(db)
-    .where(
-      'courses.id',
-      'in',
-      ids.map((r) => r.id),
-    )
-    .orderBy('courses.title')
-    .execute();
-  return { courses: rows.map(toCourse), total: Number(total.n) };
+  const rows = await findCourseRecords(
+    db,
+    page.map((r) => r.id),
+  );
+  return { courses: rows, total: Number(total.n) };
 }
 
+/** The in-force course-student condition on context_assignments, at `nowIso`. */
+function inForceStudent(nowIso: string) {
+  return (eb: ExpressionBuilder<Database, 'context_assignments'>) =>
+    eb.and([
+      eb('context_assignments.roles', 'like', '%"course-student"%'),
+      eb('context_assignments.is_active', '=', 1),
+      eb.or([
+        eb('context_assignments.expires_at', 'is', null),
+        eb('context_assignments.expires_at', '>', nowIso),
+      ]),
+    ]);
+}
+
+/** Learners enrolled now per course (in-force course-student assignments). */
+export async function countEnrolled(
+  db: Db,
+  courseIds: readonly string[],
+  nowIso: string,
+): Promise<Map<string, number>> {
+  if (courseIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('context_assignments')
+    .select(['context_key', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where(
+      'context_key',
+      'in',
+      courseIds.map((id) => `course:${id}`),
+    )
+    .where(inForceStudent(nowIso))
+    .groupBy('context_key')
+    .execute();
+  return new Map(rows.map((r) => [r.context_key.slice('course:'.length), Number(r.n)]));
+}
+
+/**
+ * Learners enrolled now in one course, other than `exceptUserId`: the capacity count, read under
+ * the course's row lock (see lockCourse).
+ */
+export async function countEnrolledExcept(
+  db: Db,
+  courseId: string,
+  exceptUserId: string,
+  nowIso: string,
+): Promise<number> {
+  const row = await db
+    .selectFrom('context_assignments')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('context_key', '=', `course:${courseId}`)
+    .where('user_id', '!=', exceptUserId)
+    .where(inForceStudent(nowIso))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+// ---------------------------------------------------------------- changes
+
+/** The fields of a new course. */
+export interface NewCourse {
+  id: string;
+  code: string;
+  title: string;
+  description: string;
+  summaryHtml: string;
+  departmentId: string | null;
+  enrolmentMode: string;
+  enrolmentKey: string | null;
+  startsAt: string | null;
+  endsAt: string | null;
+  capacity: number | null;
+  coverFileId: string | null;
+  createdBy: string | null;
+  state: CourseState;
+}
+
+/** Inserts a course (a unique violation on `code` is the caller's 409). */
+export async function createCourse(db: Db, course: NewCourse, at: string): Promise<void> {
+  await db
+    .insertInto('courses')
+    .values({
+      id: course.id,
+      code: course.code,
+      title: course.title,
+      description: course.description,
+      summary_html: course.summaryHtml,
+      department_id: course.departmentId,
+      enrolment_mode: course.enrolmentMode,
+      enrolment_key: course.enrolmentKey,
+      starts_at: course.startsAt,
+      ends_at: course.endsAt,
+      capacity: course.capacity,
+      cover_file_id: course.coverFileId,
+      created_by: course.createdBy,
+      state: course.state,
+      created_at: at,
+      updated_at: at,
+      published_at: course.state === 'published' ? at : null,
+      revision: 0,
+    })
+    .execute();
+}
+
+/** A bare published course (tests, the demo seed, directory-mapped contexts). */
 export async function insertCourse(
   db: Db,
   course: Omit<Course, 'departmentName'>,
@@ -81,6 +350,8 @@ export async function insertCourse(
       description: course.description,
       department_id: course.departmentId,
       created_at: at,
+      updated_at: at,
+      published_at: at,
     })
     .execute();
 }
@@ -91,4 +362,154 @@ export async function countCourses(db: Db): Promise<number> {
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/**
+ * Takes the course's row lock for the rest of the transaction (a no-op write: SQLite has no
+ * SELECT … FOR UPDATE) and returns its state as it is now; null when there is no such course.
+ * Capacity, structure limits and deletion are decided under it, so they cannot race.
+ */
+export async function lockCourse(db: Db, id: string): Promise<CourseRecord | null> {
+  const locked = await db
+    .updateTable('courses')
+    .set({ revision: sql`revision` })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (Number(locked.numUpdatedRows) === 0) return null;
+  return findCourseRecord(db, id);
+}
+
+/** Marks the course as changed now (structure edits), without touching its revision. */
+export async function touchCourse(db: Db, id: string, at: string): Promise<void> {
+  await db.updateTable('courses').set({ updated_at: at }).where('id', '=', id).execute();
+}
+
+/** The course columns PATCH may change. */
+export interface CourseChanges {
+  code?: string;
+  title?: string;
+  summaryHtml?: string;
+  description?: string;
+  departmentId?: string | null;
+  enrolmentMode?: string;
+  enrolmentKey?: string | null;
+  startsAt?: string | null;
+  endsAt?: string | null;
+  capacity?: number | null;
+  coverFileId?: string | null;
+  state?: CourseState;
+}
+
+/**
+ * Applies changes only if the course is still in `expect.state` (and at `expect.revision` when
+ * given): revision + 1, updated_at, published_at on the first publication. False when the
+ * condition failed (someone else changed it first). A code taken by another course throws the
+ * database's unique violation.
+ */
+export async function updateCourse(
+  db: Db,
+  id: string,
+  changes: CourseChanges,
+  expect: { state: CourseState; revision?: number | undefined },
+  at: string,
+): Promise<boolean> {
+  const set: Record<string, unknown> = {};
+  const columns: [keyof CourseChanges, string][] = [
+    ['code', 'code'],
+    ['title', 'title'],
+    ['summaryHtml', 'summary_html'],
+    ['description', 'description'],
+    ['departmentId', 'department_id'],
+    ['enrolmentMode', 'enrolment_mode'],
+    ['enrolmentKey', 'enrolment_key'],
+    ['startsAt', 'starts_at'],
+    ['endsAt', 'ends_at'],
+    ['capacity', 'capacity'],
+    ['coverFileId', 'cover_file_id'],
+    ['state', 'state'],
+  ];
+  for (const [key, column] of columns) if (changes[key] !== undefined) set[column] = changes[key];
+  let query = db
+    .updateTable('courses')
+    .set({
+      ...set,
+      revision: sql`revision + 1`,
+      updated_at: at,
+      ...(changes.state === 'published'
+        ? { published_at: sql`coalesce(published_at, ${at})` }
+        : {}),
+    })
+    .where('id', '=', id)
+    .where('state', '=', expect.state);
+  if (expect.revision !== undefined) query = query.where('revision', '=', expect.revision);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Whether any learner's work or grade hangs on the course (then it is archived, not deleted). */
+export async function hasSubmissionsOrGrades(db: Db, courseId: string): Promise<boolean> {
+  const submission = await db
+    .selectFrom('submissions')
+    .select('id')
+    .where('course_id', '=', courseId)
+    .limit(1)
+    .executeTakeFirst();
+  if (submission) return true;
+  const grade = await db
+    .selectFrom('grades')
+    .select('user_id')
+    .where('course_id', '=', courseId)
+    .limit(1)
+    .executeTakeFirst();
+  return grade !== undefined;
+}
+
+/** Users with an assignment (in force or not) in the course. */
+export async function listCourseAssignmentUsers(db: Db, courseId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('context_assignments')
+    .select('user_id')
+    .where('context_key', '=', `course:${courseId}`)
+    .execute();
+  return rows.map((r) => r.user_id);
+}
+
+/** Deletes the course row; sections, lessons, progress, assignments go with it (cascade). */
+export async function deleteCourseRow(db: Db, courseId: string): Promise<boolean> {
+  const result = await db.deleteFrom('courses').where('id', '=', courseId).executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+/** Whether a department exists (a course's department must). */
+export async function departmentExists(db: Db, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('departments')
+    .select('id')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Clears the cover if it is still `fileId` (its attach failed after all). */
+export async function clearCover(db: Db, courseId: string, fileId: string): Promise<void> {
+  await db
+    .updateTable('courses')
+    .set({ cover_file_id: null })
+    .where('id', '=', courseId)
+    .where('cover_file_id', '=', fileId)
+    .execute();
+}
+
+/** Sets the cover and summary of a copy once its media are copied. */
+export async function setCoverAndSummary(
+  db: Db,
+  courseId: string,
+  coverFileId: string | null,
+  summaryHtml: string,
+): Promise<void> {
+  await db
+    .updateTable('courses')
+    .set({ cover_file_id: coverFileId, summary_html: summaryHtml })
+    .where('id', '=', courseId)
+    .execute();
 }
