@@ -21,6 +21,8 @@ import adminAuthRoutes from './features/admin-auth/routes';
 import providerRoutes from './features/auth/provider-routes';
 import authRoutes from './features/auth/routes';
 import courseRoutes from './features/courses/routes';
+import lessonsRoutes from './features/courses/lessons-routes';
+import participantsRoutes from './features/courses/participants-routes';
 import departmentRoutes from './features/departments/routes';
 import healthRoutes from './features/health/routes';
 import adminSystemRoutes from './features/admin-system/routes';
@@ -160,6 +162,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     publicUrl: config.publicUrl,
   });
   await app.register(courseRoutes, { db, now });
+  await app.register(lessonsRoutes, { db, now });
+  await app.register(participantsRoutes, { db, now });
   await app.register(departmentRoutes, { db, now });
   await app.register(adminUsersRoutes, { db, now });
   await app.register(manageUsersRoutes, { db, now });

@@ -104,6 +104,43 @@ describe.skipIf(!available)(`authorization matrix (${TEST_DB_KIND})`, () => {
       { id: COURSE, code: 'FO-1', title: 'Fiber', description: '', departmentId: DEPARTMENT },
       at,
     );
+    // Handed-in work keeps the course: DELETE /api/courses/:courseId answers 409 even to an admin.
+    await db
+      .insertInto('assignments')
+      .values({
+        id: 'matrix-assignment',
+        course_id: COURSE,
+        title: 'Splice report',
+        instructions_html: '',
+        due_at: null,
+        points: 10,
+        submission_kinds: '["text"]',
+        file_kinds: '[]',
+        max_file_bytes: 1_000_000,
+        late_policy: 'accept',
+        max_attempts: null,
+        grades_released: 0,
+        position: 0,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    await db
+      .insertInto('submissions')
+      .values({
+        id: 'matrix-submission',
+        assignment_id: 'matrix-assignment',
+        course_id: COURSE,
+        user_id: target.user.id,
+        attempt: 1,
+        status: 'submitted',
+        text_html: '<p>Done.</p>',
+        submitted_at: at,
+        is_late: 0,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
     for (const role of [CUSTOM_ROLE, ROLE_MANAGER]) {
       await insertCustomRole(
         db,
@@ -130,6 +167,10 @@ describe.skipIf(!available)(`authorization matrix (${TEST_DB_KIND})`, () => {
       providerId: 'no-such-provider',
       testId: 'no-such-test-0000',
       fileId: 'no-such-file',
+      sectionId: 'no-such-section',
+      lessonId: 'no-such-lesson',
+      assignmentId: 'matrix-assignment',
+      submissionId: 'matrix-submission',
     });
 
     const assignment = (userId: string, extra: Partial<ContextAssignment>): ContextAssignment => ({

@@ -34,7 +34,10 @@ export function useCourseSearch(search: string) {
   return useQuery({
     queryKey: [...KEY, 'courses', search],
     queryFn: () =>
-      api.get(`/api/courses?${qs({ search, page: 1, pageSize: 50 })}`, CourseListSchema),
+      api.get(
+        `/api/courses?${qs({ search, state: 'any', page: 1, pageSize: 50 })}`,
+        CourseListSchema,
+      ),
     placeholderData: keepPreviousData,
     staleTime: 60_000,
   });

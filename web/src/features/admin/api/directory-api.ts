@@ -11,7 +11,7 @@ export function useCourses(search: string) {
     queryKey: adminKeys.courses(search),
     queryFn: () =>
       api.get(
-        `/api/courses${queryString({ search, page: 1, pageSize: COURSE_PICKER_SIZE })}`,
+        `/api/courses${queryString({ search, state: 'any', page: 1, pageSize: COURSE_PICKER_SIZE })}`,
         CourseListSchema,
       ),
     placeholderData: keepPreviousData,
