@@ -102,3 +102,12 @@ export function buildGradebook(overrides: Partial<Gradebook> = {}): Gradebook {
     ...overrides,
   };
 }
+
+/** ProseMirror measures the selection when typing; jsdom has no layout (call in beforeAll). */
+export function stubLayoutForEditor(): void {
+  const rect = { x: 0, y: 0, top: 0, left: 0, bottom: 0, right: 0, width: 0, height: 0 };
+  const list = Object.assign([rect], { item: () => rect });
+  Range.prototype.getBoundingClientRect = () => ({ ...rect, toJSON: () => rect });
+  Range.prototype.getClientRects = () => list as unknown as DOMRectList;
+  document.elementFromPoint = () => null;
+}

@@ -1,0 +1,157 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildAssignmentDetail,
+  buildGrade,
+  buildSubmission,
+  stubLayoutForEditor,
+} from '../../../test/assignment-fixtures';
+import { buildUser } from '../../../test/fixtures';
+import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
+
+beforeAll(stubLayoutForEditor);
+
+const PATH = '/classroom/course-1/assignments/assignment-1';
+const learnerAssignment = buildAssignmentDetail({
+  latePolicy: 'refuse',
+  mine: { status: 'submitted', attemptsUsed: 1, points: 15, late: false },
+});
+
+describe('classroom: an assignment for a learner', () => {
+  it('saves a draft, and shows why handing in was refused', async () => {
+    const fetchMock = signedInAs(buildUser(), {
+      'GET /api/assignments/assignment-1': { body: learnerAssignment },
+      'GET /api/assignments/assignment-1/submissions': {
+        body: { submissions: [buildSubmission({ grade: buildGrade() })] },
+      },
+      'POST /api/assignments/assignment-1/submissions': ({ body }) =>
+        (body as { submit: boolean }).submit
+          ? {
+              status: 409,
+              body: {
+                code: 'CONFLICT',
+                message: 'The due date has passed; this assignment no longer accepts submissions.',
+              },
+            }
+          : { body: buildSubmission({ id: 'draft-1', status: 'draft', submittedAt: null }) },
+    });
+    const { user } = renderApp(PATH);
+    await findHeading('Trace report');
+    expect(screen.getByText('Work is not accepted after the due date.')).toBeInTheDocument();
+    // The earlier attempt with its released grade and feedback.
+    const attempt = await screen.findByRole('article', { name: 'Attempt 1' });
+    expect(within(attempt).getByText('Grade: 15 / 20')).toBeInTheDocument();
+    expect(within(attempt).getByText('Good trace.')).toBeInTheDocument();
+
+    // Pasted at once: typing races the editor's controlled value in jsdom.
+    await user.click(screen.getByRole('textbox', { name: 'Answer' }));
+    await user.paste('Second try');
+    await user.click(screen.getByRole('button', { name: 'Save draft' }));
+    expect(await screen.findByText('Draft saved')).toBeInTheDocument();
+    expect(fetchMock.callsTo('POST /api/assignments/assignment-1/submissions')[0]?.body).toEqual({
+      textHtml: '<p>Second try</p>',
+      fileIds: [],
+      submit: false,
+    });
+
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Hand in your work?' });
+    expect(dialog).toHaveTextContent('This hands in attempt 2 of 2.');
+    await user.click(within(dialog).getByRole('button', { name: 'Hand in' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'The due date has passed; this assignment no longer accepts submissions.',
+    );
+    expect(fetchMock.callsTo('POST /api/assignments/assignment-1/submissions')[1]?.body).toEqual({
+      textHtml: '<p>Second try</p>',
+      fileIds: [],
+      submit: true,
+    });
+  });
+
+  it('hands in and says when the attempt is marked late', async () => {
+    signedInAs(buildUser(), {
+      'GET /api/assignments/assignment-1': {
+        body: buildAssignmentDetail({
+          submissionKinds: ['text'],
+          mine: { status: 'draft', attemptsUsed: 0, points: null, late: false },
+        }),
+      },
+      'GET /api/assignments/assignment-1/submissions': {
+        body: {
+          submissions: [
+            buildSubmission({ id: 'draft-1', status: 'draft', textHtml: '<p>Ready</p>' }),
+          ],
+        },
+      },
+      'POST /api/assignments/assignment-1/submissions': {
+        status: 201,
+        body: buildSubmission({ id: 'submission-2', late: true }),
+      },
+    });
+    const { user } = renderApp(PATH);
+    await findHeading('Trace report');
+    await user.click(await screen.findByRole('button', { name: 'Submit' }));
+    expect(screen.queryByText('Files')).not.toBeInTheDocument();
+    const dialog = await screen.findByRole('dialog', { name: 'Hand in your work?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Hand in' }));
+    expect(
+      await screen.findByText('Attempt 1 was handed in after the due date and is marked late.'),
+    ).toBeInTheDocument();
+  });
+
+  it('refuses files of the wrong type before uploading them', async () => {
+    signedInAs(buildUser(), {
+      'GET /api/assignments/assignment-1': {
+        body: buildAssignmentDetail({
+          submissionKinds: ['file'],
+          mine: { status: 'none', attemptsUsed: 0, points: null, late: false },
+        }),
+      },
+      'GET /api/assignments/assignment-1/submissions': { body: { submissions: [] } },
+    });
+    const { container } = renderApp(PATH);
+    await findHeading('Trace report');
+    await screen.findByText(/Drop files here/);
+    const input = container.querySelector('input[type="file"]') as HTMLInputElement;
+    fireEvent.change(input, {
+      target: { files: [new File(['x'], 'notes.exe', { type: 'application/x-msdownload' })] },
+    });
+    expect(
+      await screen.findByText('notes.exe is not one of the allowed file types.'),
+    ).toBeInTheDocument();
+  });
+});
+
+describe('classroom: an assignment for graders', () => {
+  it('lists the latest attempts with grade links and releases grades', async () => {
+    const fetchMock = signedInAs(buildUser({ role: 'instructor' }), {
+      'GET /api/assignments/assignment-1': { body: buildAssignmentDetail({ toGrade: 1 }) },
+      'GET /api/assignments/assignment-1/submissions': {
+        body: { submissions: [buildSubmission({ late: true })] },
+      },
+      'PATCH /api/assignments/assignment-1': {
+        body: buildAssignmentDetail({ toGrade: 1, gradesReleased: true }),
+      },
+    });
+    const { user } = renderApp(PATH);
+    await findHeading('Trace report');
+    const table = await screen.findByRole('table', { name: 'Submissions' });
+    const row = within(table).getAllByRole('row')[1]!;
+    expect(row).toHaveTextContent('Sam Student');
+    expect(row).toHaveTextContent('Late');
+    expect(row).toHaveTextContent('Not graded');
+    expect(within(row).getByRole('link', { name: 'Grade Sam Student' })).toHaveAttribute(
+      'href',
+      `${PATH}/grade?submission=submission-1`,
+    );
+    expect(fetchMock.callsTo('GET /api/assignments/assignment-1/submissions')[0]?.search).toBe(
+      '?latest=true',
+    );
+    await user.click(screen.getByRole('button', { name: 'Release grades' }));
+    await waitFor(() =>
+      expect(fetchMock.callsTo('PATCH /api/assignments/assignment-1')[0]?.body).toEqual({
+        gradesReleased: true,
+      }),
+    );
+  });
+});

@@ -1,0 +1,114 @@
+import { screen, waitFor } from '@testing-library/react';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildAssignmentDetail,
+  buildGrade,
+  buildSubmission,
+  stubLayoutForEditor,
+} from '../../../test/assignment-fixtures';
+import { buildUser } from '../../../test/fixtures';
+import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
+
+beforeAll(stubLayoutForEditor);
+
+const BASE = '/classroom/course-1/assignments/assignment-1/grade';
+const ann = buildSubmission({
+  id: 'submission-a',
+  userId: 'user-ann',
+  userName: 'Ann Archer',
+  textHtml: '<p>Ann answers.</p>',
+  files: [
+    {
+      id: 'file-1',
+      name: 'trace.png',
+      mime: 'image/png',
+      size: 2048,
+      url: '/api/files/file-1?sig=x',
+      thumbnailUrl: null,
+    },
+    {
+      id: 'file-2',
+      name: 'report.pdf',
+      mime: 'application/pdf',
+      size: 4096,
+      url: '/api/files/file-2?sig=y',
+      thumbnailUrl: null,
+    },
+    {
+      id: 'file-3',
+      name: 'walk.mp4',
+      mime: 'video/mp4',
+      size: 9000,
+      url: '/api/files/file-3?sig=z',
+      thumbnailUrl: null,
+    },
+    {
+      id: 'file-4',
+      name: 'data.zip',
+      mime: 'application/zip',
+      size: 100,
+      url: '/api/files/file-4?sig=w',
+      thumbnailUrl: null,
+    },
+  ],
+});
+const sam = buildSubmission({ grade: buildGrade({ points: 12 }) });
+
+function open(search: string) {
+  const fetchMock = signedInAs(buildUser({ role: 'instructor' }), {
+    'GET /api/assignments/assignment-1': { body: buildAssignmentDetail({ toGrade: 1 }) },
+    'GET /api/assignments/assignment-1/submissions': { body: { submissions: [sam, ann] } },
+    'GET /api/assignments/assignment-1/grades/user-ann/history': { body: { grades: [] } },
+    'GET /api/assignments/assignment-1/grades/user-student/history': {
+      body: { grades: [buildGrade({ points: 12, revision: 2 }), buildGrade({ points: 9 })] },
+    },
+    'PUT /api/submissions/submission-a/grade': {
+      body: buildGrade({ userId: 'user-ann', submissionId: 'submission-a', points: 18 }),
+    },
+  });
+  return { fetchMock, ...renderApp(`${BASE}${search}`) };
+}
+
+describe('classroom: grading', () => {
+  it('shows the answer and files inline, and moves between learners', async () => {
+    const { user, router } = open('');
+    await findHeading('Grade: Trace report');
+    // Sorted by name: Ann first.
+    expect(screen.getByText('Ann answers.')).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'trace.png' })).toHaveAttribute(
+      'src',
+      '/api/files/file-1?sig=x',
+    );
+    expect(screen.getByTitle('report.pdf (PDF)')).toHaveAttribute('src', '/api/files/file-2?sig=y');
+    expect(document.querySelector('video[controls]')).toHaveAttribute(
+      'src',
+      '/api/files/file-3?sig=z',
+    );
+    expect(screen.getByRole('link', { name: 'data.zip (100 B)' })).toHaveAttribute(
+      'href',
+      '/api/files/file-4?sig=w',
+    );
+    expect(screen.getByRole('button', { name: 'Previous learner' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Next learner' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?submission=submission-1'));
+    expect(await screen.findByText('The splice at 2.1 km loses 0.3 dB.')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /Points/ })).toHaveValue('12');
+    expect(await screen.findByText(/^12 \/ 20 by Ines Instructor/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Previous learner' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?submission=submission-a'));
+  });
+
+  it('saves a grade with feedback', async () => {
+    const { user, fetchMock } = open('?submission=submission-a');
+    await findHeading('Grade: Trace report');
+    await user.type(screen.getByRole('textbox', { name: /Points/ }), '18');
+    await user.click(screen.getByRole('textbox', { name: 'Feedback' }));
+    await user.paste('Clear trace');
+    await user.click(screen.getByRole('button', { name: 'Save grade' }));
+    expect(await screen.findByText('Grade saved')).toBeInTheDocument();
+    expect(fetchMock.callsTo('PUT /api/submissions/submission-a/grade')[0]?.body).toEqual({
+      points: 18,
+      feedbackHtml: '<p>Clear trace</p>',
+    });
+  });
+});
