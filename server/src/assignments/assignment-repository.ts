@@ -18,12 +18,14 @@ export interface CourseGateRecord {
   state: string;
   title: string;
   code: string;
+  /** The owning department (course.view there lets one see a published course). */
+  departmentId: string | null;
 }
 
 export async function findCourseGate(db: Db, id: string): Promise<CourseGateRecord | null> {
   const row = await db
     .selectFrom('courses')
-    .select(['id', 'state', 'title', 'code'])
+    .select(['id', 'state', 'title', 'code', 'department_id as departmentId'])
     .where('id', '=', id)
     .executeTakeFirst();
   return row ?? null;

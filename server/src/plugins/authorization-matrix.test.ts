@@ -13,6 +13,8 @@
  */
 import {
   assignmentRemoveDenial,
+  isAdmin,
+  isAssignmentInForce,
   assignmentReplaceDenial,
   checkRequirement,
   customRoleDenial,
@@ -39,6 +41,7 @@ import {
 import { setRole } from '../auth/user-repository';
 import { createSession } from '../auth/session-repository';
 import { insertCourse } from '../courses/course-repository';
+import { NOT_A_PARTICIPANT, ONLY_ENROLLED_SUBMIT } from '../features/assignments/shared';
 import {
   createTestApp,
   createTestUser,
@@ -238,7 +241,8 @@ describe.skipIf(!available)(`authorization matrix (${TEST_DB_KIND})`, () => {
     let requests = 0;
     const tally = new Map<
       string,
-      { allowed: number; forbidden: number; unauthenticated: number }
+      // `ruled`: refused by a course rule after the permission check passed (see COURSE_RULES).
+      { allowed: number; forbidden: number; unauthenticated: number; ruled: number }
     >();
 
     for (const [key, access] of routes) {
@@ -274,15 +278,18 @@ describe.skipIf(!available)(`authorization matrix (${TEST_DB_KIND})`, () => {
           remoteAddress: `10.9.${principals.indexOf(principal)}.${(requests += 1) % 250}`,
           ...(method === 'POST' || method === 'PUT' ? { payload: {} } : {}),
         });
-        const expected = expectedOutcome(access, principal, params, registry, ctx.clock.now());
+        const gate = expectedOutcome(access, principal, params, registry, ctx.clock.now());
+        const expected = afterTheGate(key, principal, gate, registry, ctx.clock.now());
         const status = response.statusCode;
         const label = `${key} as ${principal.name}`;
         const counts = tally.get(principal.name) ?? {
           allowed: 0,
           forbidden: 0,
           unauthenticated: 0,
+          ruled: 0,
         };
         if (status === 401) counts.unauthenticated += 1;
+        else if (status === 403 && gate.status === 'allowed') counts.ruled += 1;
         else if (status === 403) counts.forbidden += 1;
         else counts.allowed += 1;
         tally.set(principal.name, counts);
@@ -589,6 +596,59 @@ describe.skipIf(!available)(`authorization matrix (${TEST_DB_KIND})`, () => {
     expect(refusedByRule).toBeGreaterThan(20);
   });
 });
+
+/**
+ * The course rules some routes apply after the route's permission check (docs/classroom.md):
+ * reading a course's content needs learn access (a participant, or course.edit there), handing
+ * in work needs an enrolment in force. Keyed by route; the reason a principal is refused, or null.
+ */
+type Rule = (p: Principal, roles: RoleRegistry, now: number) => string | null;
+const COURSE_RULES: Record<string, Rule> = {
+  'GET /api/courses/:courseId/assignments': (p, roles, now) =>
+    learns(p, roles, now) ? null : NOT_A_PARTICIPANT,
+  'GET /api/assignments/:assignmentId': (p, roles, now) =>
+    learns(p, roles, now) ? null : NOT_A_PARTICIPANT,
+  'GET /api/assignments/:assignmentId/submissions': (p, roles, now) =>
+    learns(p, roles, now) ? null : NOT_A_PARTICIPANT,
+  'GET /api/submissions/:submissionId': (p, roles, now) =>
+    learns(p, roles, now) ? null : NOT_A_PARTICIPANT,
+  'GET /api/assignments/:assignmentId/grades/:userId/history': (p, roles, now) =>
+    learns(p, roles, now) ? null : NOT_A_PARTICIPANT,
+  'POST /api/assignments/:assignmentId/submissions': (p, roles, now) =>
+    courseRoles(p, now).includes('course-student') ? null : ONLY_ENROLLED_SUBMIT,
+};
+
+/** The principal's course roles in force in the matrix course. */
+function courseRoles(p: Principal, now: number): readonly string[] {
+  const held = p.subject?.contextAssignments?.find(
+    (a) =>
+      a.context.type === 'course' && a.context.courseId === COURSE && isAssignmentInForce(a, now),
+  );
+  return held?.roles ?? [];
+}
+
+/** Learn access in the matrix course: admin, course.edit there, or any course role in force. */
+function learns(p: Principal, roles: RoleRegistry, now: number): boolean {
+  if (!p.subject) return false;
+  if (isAdmin(p.subject) || courseRoles(p, now).length > 0) return true;
+  return checkRequirement(
+    p.subject,
+    { permissions: ['course.edit'], mode: 'all', roles: [] },
+    { scope: { type: 'course', courseId: COURSE }, roles, now },
+  ).allowed;
+}
+
+function afterTheGate(
+  key: string,
+  principal: Principal,
+  gate: ReturnType<typeof expectedOutcome>,
+  roles: RoleRegistry,
+  now: number,
+): ReturnType<typeof expectedOutcome> {
+  if (gate.status !== 'allowed') return gate;
+  const reason = COURSE_RULES[key]?.(principal, roles, now) ?? null;
+  return reason === null ? gate : { status: 403, reason };
+}
 
 function expectedOutcome(
   access: RouteAccess,
