@@ -20,6 +20,7 @@ import {
   type CourseCreate,
   type CourseDetail,
   type CourseUpdate,
+  type Lesson,
   type OutlineOrder,
   type ParticipantSet,
 } from '@learning-hub/core';
@@ -207,9 +208,24 @@ export function useReorderOutline(courseId: string) {
 
 /** GET /api/courses/:courseId/lessons/:lessonId (also records it as the viewer's last lesson). */
 export function useLesson(courseId: string, lessonId: string | null | undefined) {
+  const queryClient = useQueryClient();
   return useQuery({
     queryKey: courseKeys.lesson(courseId, lessonId ?? ''),
-    queryFn: () => api.get(`${coursePath(courseId)}/lessons/${enc(lessonId ?? '')}`, LessonSchema),
+    queryFn: async () => {
+      const lesson = await api.get(
+        `${coursePath(courseId)}/lessons/${enc(lessonId ?? '')}`,
+        LessonSchema,
+      );
+      // Reading it made it the viewer's last lesson: "continue" elsewhere is now out of date.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: courseKeys.learning, refetchType: 'none' }),
+        queryClient.invalidateQueries({
+          queryKey: courseKeys.detail(courseId),
+          refetchType: 'none',
+        }),
+      ]);
+      return lesson;
+    },
     enabled: !!lessonId,
   });
 }
@@ -266,7 +282,7 @@ export function useSetLessonProgress(courseId: string) {
     onSuccess: (result) => {
       queryClient.setQueryData(
         courseKeys.lesson(courseId, result.lessonId),
-        (lesson: z.infer<typeof LessonSchema> | undefined) =>
+        (lesson: Lesson | undefined) =>
           lesson ? { ...lesson, completed: result.completed } : lesson,
       );
       queryClient.setQueryData(courseKeys.detail(courseId), (course: CourseDetail | undefined) =>
