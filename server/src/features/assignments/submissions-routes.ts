@@ -221,8 +221,10 @@ export function registerSubmissionRoutes(app: FastifyInstance, options: Assignme
       }
 
       const at = new Date(now()).toISOString();
-      const draft = await saveDraft(db, keys, text, at);
-      if (fileIds) {
+      // Handing in without changes saves nothing first: a refused hand-in then leaves no trace.
+      const changes = text !== undefined || fileIds !== undefined || !body.submit;
+      const draft = changes ? await saveDraft(db, keys, text, at) : before;
+      if (draft && fileIds) {
         const owner = { type: 'submission', id: draft.id };
         const current = await app.files.listOwned(owner);
         const wanted = new Set(fileIds);
@@ -231,10 +233,10 @@ export function registerSubmissionRoutes(app: FastifyInstance, options: Assignme
         for (const id of fileIds) if (!have.has(id)) await app.files.attach(user, id, owner);
       }
 
-      let id = draft.id;
+      let id = draft?.id ?? '';
       if (body.submit) {
         // The files as they are now (the assignment may have changed since they were added).
-        const files = await app.files.listOwned({ type: 'submission', id: draft.id });
+        const files = draft ? await app.files.listOwned({ type: 'submission', id: draft.id }) : [];
         for (const file of files) checkFile(assignment, file);
         try {
           id = await handIn(db, keys, at, (state) => {
