@@ -2,7 +2,7 @@ import { AppError, type StoredFile } from '@learning-hub/core';
 import { MantineProvider } from '@mantine/core';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { uploadFile } from '../../lib/upload';
 import { RichTextEditor } from './rich-text-editor';
@@ -81,6 +81,31 @@ async function typeInEditor(user: ReturnType<typeof userEvent.setup>, text: stri
 
 const html = () => screen.getByTestId('html').textContent ?? '';
 
+/**
+ * A parent that renders the editor's value one change late (as a parent busy with fast typing
+ * does): each render gives back the value before the newest one. A button sets a new document.
+ */
+function LaggingHarness({ onChange }: { onChange(html: string): void }) {
+  const [value, setValue] = useState('');
+  const seen = useRef<string[]>([]);
+  return (
+    <MantineProvider env="test">
+      <RichTextEditor
+        label="Lesson body"
+        value={value}
+        onChange={(next) => {
+          seen.current.push(next);
+          setValue(seen.current.at(-2) ?? next);
+          onChange(next);
+        }}
+      />
+      <button type="button" onClick={() => setValue('<p>Replaced</p>')}>
+        Replace
+      </button>
+    </MantineProvider>
+  );
+}
+
 describe('RichTextEditor', () => {
   it('is a labelled multi-line text box, and typing reports HTML', async () => {
     const user = userEvent.setup();
@@ -94,6 +119,21 @@ describe('RichTextEditor', () => {
     await typeInEditor(user, 'Splice loss');
     await waitFor(() => expect(html()).toBe('<p>Splice loss</p>'));
     expect(onChange).toHaveBeenLastCalledWith('<p>Splice loss</p>');
+  });
+
+  it('keeps every typed character when the parent gives back an older value of its own', async () => {
+    const user = userEvent.setup();
+    const onChange = vi.fn();
+    render(<LaggingHarness onChange={onChange} />);
+    const box = await screen.findByRole('textbox', { name: 'Lesson body' });
+    await user.click(box);
+    await typeInEditor(user, 'Fusion splice');
+    expect(box).toHaveTextContent('Fusion splice');
+    expect(onChange).toHaveBeenLastCalledWith('<p>Fusion splice</p>');
+
+    // A value that is not the editor's own still replaces the document.
+    await user.click(screen.getByRole('button', { name: 'Replace' }));
+    await waitFor(() => expect(box).toHaveTextContent(/^Replaced$/));
   });
 
   it('shows a value given from outside, and empty is the empty string', async () => {

@@ -151,6 +151,9 @@ export function RichTextEditor({
   useEffect(() => {
     onChangeRef.current = onChange;
   }, [onChange]);
+  // What the editor itself reported since the parent last caught up: a `value` among these is an
+  // echo of typing (possibly already overtaken by more keystrokes), never a new document.
+  const emitted = useRef<string[]>([]);
 
   const describedBy =
     [description ? descriptionId : null, error ? errorId : null].filter(Boolean).join(' ') ||
@@ -167,7 +170,12 @@ export function RichTextEditor({
     content: value,
     editable: !disabled,
     shouldRerenderOnTransaction: false,
-    onUpdate: ({ editor: changed }) => onChangeRef.current(htmlOf(changed)),
+    onUpdate: ({ editor: changed }) => {
+      const html = htmlOf(changed);
+      emitted.current.push(html);
+      if (emitted.current.length > 200) emitted.current.shift();
+      onChangeRef.current(html);
+    },
   });
 
   // The editable area's name and state, kept in step with the props.
@@ -189,10 +197,17 @@ export function RichTextEditor({
     editor.setEditable(!disabled, false);
   }, [editor, labelId, describedBy, error, required, disabled]);
 
-  // A value set from outside (a loaded lesson, a reset form) replaces the document.
+  // A value set from outside (a loaded lesson, a reset form) replaces the document. The parent
+  // may render an older value of the editor's own while more is typed (fast typing): setting that
+  // back would drop the newer characters, so the editor's own values are never set back.
   useEffect(() => {
     if (!editor || editor.isDestroyed) return;
-    if (value === htmlOf(editor)) return;
+    if (value === htmlOf(editor)) {
+      emitted.current = [];
+      return;
+    }
+    if (emitted.current.includes(value)) return;
+    emitted.current = [];
     editor.commands.setContent(value, { emitUpdate: false });
   }, [editor, value]);
 
