@@ -1,3 +1,4 @@
+import { SECTION_LESSONS_MAX } from '@learning-hub/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertCourse } from '../../courses/course-repository';
 import { PNG_1X1 } from '../../storage/test-files';
@@ -237,6 +238,33 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
     expect((await priya.get(`${url}/lessons/${b}`)).statusCode).toBe(404);
     const renamed = await priya.patch(`${url}/sections/${sectionId}`, { title: 'Renamed' });
     expect(renamed.json()).toMatchObject({ title: 'Renamed', lessons: [] });
+  });
+
+  it('stops at the most lessons a section holds', async () => {
+    const { courseId, sectionId } = await publishedCourse(ctx, p.priya);
+    const at = new Date(ctx.clock.now()).toISOString();
+    await ctx.database.db
+      .insertInto('lessons')
+      .values(
+        Array.from({ length: SECTION_LESSONS_MAX - 1 }, (_, i) => ({
+          id: `bulk-${i}`,
+          course_id: courseId,
+          section_id: sectionId,
+          title: `Bulk ${i}`,
+          body_html: '',
+          duration_minutes: null,
+          position: i + 1,
+          created_at: at,
+          updated_at: at,
+        })),
+      )
+      .execute();
+    const refused = await as(ctx, p.priya).post(`/api/courses/${courseId}/lessons`, {
+      sectionId,
+      title: 'One too many',
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(`A section has at most ${SECTION_LESSONS_MAX} lessons.`);
   });
 
   it('sanitises lesson bodies and serves their media with URLs the viewer can load', async () => {
@@ -482,6 +510,8 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
       { course_id: copy.id, title: 'Splice report', grades_released: 0 },
     ]);
 
+    const team = (await priya.get(`/api/courses/${copy.id}/participants`)).json().members;
+    expect(team).toMatchObject([{ id: p.priya.id, roles: ['course-instructor'] }]);
     const pictured = copy.sections[0].lessons[1].id;
     const lesson = (await priya.get(`/api/courses/${copy.id}/lessons/${pictured}`)).json();
     const copyFile = /\/api\/files\/([A-Za-z0-9_-]+)/.exec(lesson.bodyHtml)?.[1];
