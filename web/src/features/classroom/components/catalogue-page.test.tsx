@@ -138,6 +138,16 @@ describe('catalogue', () => {
     await waitFor(() => expect(lastQuery(fetch).get('state')).toBe('draft'));
   });
 
+  it('offers no department filter to someone who may see no department', async () => {
+    const fetch = signedInAs(buildUser({ role: 'student', department: null, departmentId: null }), {
+      'GET /api/courses': catalogue,
+    });
+    renderApp('/classroom');
+    await screen.findByRole('list', { name: 'Courses' });
+    expect(screen.queryByRole('combobox', { name: 'Department' })).not.toBeInTheDocument();
+    expect(fetch.callsTo('GET /api/departments')).toHaveLength(0);
+  });
+
   it("shows the server's message when the catalogue cannot be loaded", async () => {
     signedInAs(student, {
       'GET /api/courses': {

@@ -59,7 +59,9 @@ export function CataloguePage() {
   const scopeLabelId = useId();
 
   const mayCreate = CREATE_ROUTE ? can.route(CREATE_ROUTE).allowed : false;
-  const departments = useDepartmentList(can.permission('department.view', { scope: 'any' }));
+  // GET /api/departments needs department.view somewhere; without it there is nothing to pick.
+  const showDepartments = can.permission('department.view', { scope: 'any' });
+  const departments = useDepartmentList(showDepartments);
   const catalogue = useCatalogue({
     search: search || undefined,
     departmentId: departmentId ?? undefined,
@@ -100,7 +102,7 @@ export function CataloguePage() {
           onChange={(value) => filters.set({ scope: value === 'mine' ? 'mine' : null })}
         />
       </Stack>
-      <SimpleGrid cols={{ base: 1, sm: mayEdit ? 3 : 2 }}>
+      <SimpleGrid cols={{ base: 1, sm: 1 + Number(showDepartments) + Number(mayEdit) }}>
         <TextInput
           label="Search"
           placeholder="Code, title or summary"
@@ -111,15 +113,17 @@ export function CataloguePage() {
             applySearch(event.currentTarget.value);
           }}
         />
-        <Select
-          label="Department"
-          placeholder="Any department"
-          clearable
-          searchable
-          data={(departments.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
-          value={departmentId}
-          onChange={(value) => filters.set({ department: value })}
-        />
+        {showDepartments && (
+          <Select
+            label="Department"
+            placeholder="Any department"
+            clearable
+            searchable
+            data={(departments.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
+            value={departmentId}
+            onChange={(value) => filters.set({ department: value })}
+          />
+        )}
         {mayEdit && (
           <Select
             label="State"
