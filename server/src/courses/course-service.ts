@@ -305,7 +305,7 @@ export async function updateCourseFor(
         trx,
         course.id,
         changes,
-        { state: course.state, revision: revision ?? course.revision },
+        { state: course.state, revision },
         at,
       );
       if (!applied) throw new AppError('CONFLICT', COURSE_MESSAGES.stale);
