@@ -22,6 +22,8 @@ import {
 } from './test-fixture';
 
 const available = await testDatabaseAvailable();
+/** Setting up signs several people in (password hashing) on a loaded machine. */
+const SETUP_TIMEOUT_MS = 60_000;
 const MB = 1024 * 1024;
 
 describe.skipIf(!available)(`assignments: the assignments (${TEST_DB_KIND})`, () => {
@@ -30,7 +32,7 @@ describe.skipIf(!available)(`assignments: the assignments (${TEST_DB_KIND})`, ()
   beforeEach(async () => {
     ctx = await createTestApp({ env: { UPLOAD_MAX_BYTES: String(50 * MB) } });
     room = await classroom(ctx);
-  });
+  }, SETUP_TIMEOUT_MS);
   afterEach(async () => {
     await ctx.close();
   });

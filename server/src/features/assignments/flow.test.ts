@@ -14,12 +14,14 @@ import {
 import { classroom, upload, type Person } from './test-fixture';
 
 const available = await testDatabaseAvailable();
+/** Setting up signs several people in (password hashing) on a loaded machine. */
+const SETUP_TIMEOUT_MS = 60_000;
 
 describe.skipIf(!available)(`assignments: the whole flow (${TEST_DB_KIND})`, () => {
   let ctx: TestContext;
   beforeEach(async () => {
     ctx = await createTestApp();
-  });
+  }, SETUP_TIMEOUT_MS);
   afterEach(async () => {
     await ctx.close();
   });
@@ -215,5 +217,5 @@ describe.skipIf(!available)(`assignments: the whole flow (${TEST_DB_KIND})`, () 
       [alice.id, 92],
       [bob.id, null],
     ]);
-  });
+  }, 60_000);
 });

@@ -14,6 +14,8 @@ import {
 import { classroom, giveCourseRoles, upload, type Person } from './test-fixture';
 
 const available = await testDatabaseAvailable();
+/** Setting up signs several people in (password hashing) on a loaded machine. */
+const SETUP_TIMEOUT_MS = 60_000;
 const HOUR = 3_600_000;
 
 describe.skipIf(!available)(`assignments: submissions (${TEST_DB_KIND})`, () => {
@@ -22,7 +24,7 @@ describe.skipIf(!available)(`assignments: submissions (${TEST_DB_KIND})`, () => 
   beforeEach(async () => {
     ctx = await createTestApp();
     room = await classroom(ctx);
-  });
+  }, SETUP_TIMEOUT_MS);
   afterEach(async () => {
     await ctx.close();
   });
