@@ -1,7 +1,7 @@
 /**
  * The gradebook of a course: its learners (in-force course-student assignments) with their grade
  * in force for each assignment, a total and a percent; and the same as a CSV file streamed from
- * the database in batches. See docs/classroom.md ("Gradebook").
+ * the database in batches. See docs/classroom.md ("Assignments, submissions and grades").
  *
  * Reading of the totals: `totalPoints` is the sum of the points of the grades the viewer may see;
  * `percent` is that sum over the points of the assignments those grades are for (only graded

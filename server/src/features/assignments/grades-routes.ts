@@ -1,7 +1,7 @@
 /**
  * Grades: grading a handed-in attempt, overriding a grade from the gradebook, a grade's history,
  * the gradebook (everyone, or only one's own released grades) and its CSV export, streamed. See
- * docs/classroom.md ("Gradebook") and assignments/gradebook.ts for the reading of the totals.
+ * docs/classroom.md ("Assignments, submissions and grades") and assignments/gradebook.ts for the reading of the totals.
  */
 import {
   AppError,

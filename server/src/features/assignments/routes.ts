@@ -1,6 +1,6 @@
 /**
- * Assignments, submissions and grades of the classroom (docs/classroom.md; the routes of
- * /work-agreed API block two): the file owner types `assignment` and `submission`, then the routes
+ * Assignments, submissions and grades of the classroom (docs/classroom.md, "Assignments,
+ * submissions and grades"): the file owner types `assignment` and `submission`, then the routes
  * of each part (assignments-routes, submissions-routes, grades-routes).
  */
 import type { FastifyPluginAsync } from 'fastify';
