@@ -117,6 +117,7 @@ export function enrolDecisionFor(
   course: CourseRecord,
   enrolledCount: number,
   now: number,
+  roles: readonly string[] = [],
 ) {
   const permission = access.decide(
     user.id,
@@ -127,6 +128,7 @@ export function enrolDecisionFor(
     permission: permission.allowed ? null : permission.reason,
     enrolled: enrolledCount,
     now,
+    roles,
   });
 }
 
@@ -149,7 +151,7 @@ export async function buildDetail(
     a.canLearn ? lastViewedLessonId(db, user.id, course.id) : Promise.resolve(null),
   ]);
   const base = card as CourseCard;
-  const enrol = enrolDecisionFor(access, user, course, base.enrolledCount, now);
+  const enrol = enrolDecisionFor(access, user, course, base.enrolledCount, now, a.roles);
   return {
     ...base,
     summaryHtml: viewer.signHtml(course.summaryHtml),

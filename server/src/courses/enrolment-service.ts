@@ -43,6 +43,7 @@ export const ENROL_REFUSAL = {
   full: 'This course is full.',
   notStarted: 'Enrolment for this course has not started yet.',
   closed: 'Enrolment for this course has closed.',
+  teaching: 'You teach this course, so you cannot enrol in it as a learner.',
 } as const;
 
 export interface EnrolDecision {
@@ -77,9 +78,19 @@ export function selfEnrolDecision(
   course: Pick<CourseRecord, 'state' | 'enrolmentMode' | 'enrolmentKey' | 'startsAt' | 'endsAt'> & {
     capacity: number | null;
   },
-  input: { permission: string | null; enrolled: number; now: number; key?: string | undefined },
+  input: {
+    permission: string | null;
+    enrolled: number;
+    now: number;
+    key?: string | undefined;
+    /** Course roles the viewer holds now (a course's instructors and assistants do not enrol in it). */
+    roles?: readonly string[];
+  },
 ): EnrolDecision {
   if (input.permission !== null) return refuse('FORBIDDEN', input.permission);
+  if (input.roles?.some((r) => r === 'course-instructor' || r === 'course-assistant')) {
+    return refuse('CONFLICT', ENROL_REFUSAL.teaching);
+  }
   if (course.state !== 'published') return refuse('CONFLICT', ENROL_REFUSAL.notOpen);
   if (course.enrolmentMode === 'manual') return refuse('FORBIDDEN', ENROL_REFUSAL.manual);
   if (course.startsAt !== null && input.now < Date.parse(course.startsAt)) {
@@ -169,6 +180,7 @@ export async function enrolSelf(
       permission: input.permission,
       enrolled,
       now,
+      roles: current?.roles ?? [],
       key: course.enrolmentMode === 'key' ? (input.key ?? '') : undefined,
     });
     if (!decision.allowed) {

@@ -408,6 +408,18 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
       canEnrol: false,
       enrolBlockedReason: 'This course is full.',
     });
+
+    // The course's own instructor is not offered a learner's place, and cannot take one.
+    const open = await publishedCourse(ctx, p.priya, {});
+    expect((await priya.get(`/api/courses/${open.courseId}`)).json().viewer).toMatchObject({
+      canEnrol: false,
+      enrolBlockedReason: 'You teach this course, so you cannot enrol in it as a learner.',
+    });
+    const teacher = await priya.post(`/api/courses/${open.courseId}/enrolment`, {});
+    expect(teacher.statusCode).toBe(409);
+    expect(teacher.json().message).toBe(
+      'You teach this course, so you cannot enrol in it as a learner.',
+    );
   });
 
   it('gives the last seat to exactly one of two learners enrolling at once', async () => {
