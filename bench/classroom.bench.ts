@@ -348,7 +348,9 @@ async function main(): Promise<void> {
     );
   } finally {
     await stop(server);
-    rmSync(dir, { recursive: true, force: true });
+    // BENCH_KEEP=1 keeps the populated database, to look at its query plans.
+    if (process.env.BENCH_KEEP === '1') console.log(`kept ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -192,7 +192,7 @@ export function likePattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** One page of the catalogue (ordered by title) and the total, in two queries. */
+/** One page of the catalogue (ordered by title) and the total, in two queries (three for a page past the end). */
 export async function listCataloguePage(
   db: Db,
   filter: CatalogueFilter,
@@ -217,16 +217,21 @@ export async function listCataloguePage(
       ]),
     );
   }
-  const total = await base
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
+  // The page and the total in one pass (a window count); only a page past the end needs a
+  // second query for the total.
   const page = await base
-    .select('courses.id')
+    .select(['courses.id', (eb) => eb.fn.countAll<number | string>().over().as('n')])
     .orderBy('courses.title')
     .orderBy('courses.id')
     .limit(filter.limit)
     .offset(filter.offset)
     .execute();
+  const total =
+    page.length > 0
+      ? { n: page[0]?.n ?? 0 }
+      : await base
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .executeTakeFirstOrThrow();
   const rows = await findCourseRecords(
     db,
     page.map((r) => r.id),

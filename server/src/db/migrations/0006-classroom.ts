@@ -53,6 +53,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .column('department_id')
     .execute();
 
+  // Learners enrolled per course (catalogue cards, capacity) read from the index alone.
+  await db.schema
+    .createIndex('context_assignments_course_roles_idx')
+    .on('context_assignments')
+    .columns(['context_key', 'is_active', 'expires_at', 'roles'])
+    .execute();
+
   await db.schema
     .createTable('course_sections')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -213,6 +220,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
+  await db.schema.dropIndex('context_assignments_course_roles_idx').ifExists().execute();
   await db.schema.dropIndex('courses_state_title_idx').ifExists().execute();
   await db.schema.dropIndex('courses_department_idx').ifExists().execute();
   for (const name of [

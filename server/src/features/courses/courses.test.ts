@@ -111,6 +111,11 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
       'Alpha published',
       'Draft one',
     ]);
+    // The total comes with the page, and is still right for a page past the end.
+    const second = (await as(ctx, p.ada).get('/api/courses?state=any&pageSize=1&page=2')).json();
+    expect(second).toMatchObject({ total: 2, courses: [{ title: 'Draft one' }] });
+    const beyond = (await as(ctx, p.ada).get('/api/courses?state=any&pageSize=1&page=9')).json();
+    expect(beyond).toMatchObject({ total: 2, courses: [] });
     // The admin pickers' shape is still there.
     expect(any.courses[0]).toMatchObject({ code: expect.any(String), departmentName: null });
 
