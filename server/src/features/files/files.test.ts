@@ -109,6 +109,9 @@ describe.skipIf(!available)(`files (${TEST_DB_KIND})`, () => {
       'x-content-type-options': 'nosniff',
       'accept-ranges': 'bytes',
       etag: `"${file.sha256}"`,
+      // The app's pages may frame it (an inline PDF); nobody else may.
+      'content-security-policy': "default-src 'none'; frame-ancestors 'self'",
+      'x-frame-options': 'SAMEORIGIN',
     });
 
     const again = await ctx.app.inject({

@@ -183,6 +183,9 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
   );
 };
 
+/** A served file loads nothing and may be framed by the app's own pages only. */
+export const FILE_CSP = "default-src 'none'; frame-ancestors 'self'";
+
 async function sendFile(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -195,6 +198,10 @@ async function sendFile(
     // Cached only privately and revalidated every time: the permission is checked per request.
     .header('cache-control', 'private, no-cache')
     .header('x-content-type-options', 'nosniff')
+    // The app's own pages show a PDF in an <iframe> (the grader, docs/classroom.md): framing by
+    // the same origin only; the file itself may still load nothing (the API's CSP otherwise).
+    .header('content-security-policy', FILE_CSP)
+    .header('x-frame-options', 'SAMEORIGIN')
     .header('accept-ranges', 'bytes');
   if (matchesEtag(request.headers['if-none-match'], object.etag)) {
     return reply.code(304).send();
