@@ -58,7 +58,7 @@ export function CourseCard({ course, headingOrder = 3, compact = false }: Course
             </Badge>
           )}
           {course.enrolled && (
-            <Badge variant="filled" tt="none" color="green">
+            <Badge variant="light" tt="none" color="green">
               Enrolled
             </Badge>
           )}

@@ -393,6 +393,9 @@ function AssignmentEditor({
             <DateTimePicker
               label="Due date and time"
               placeholder="No due date"
+              // The picker shows its placeholder as text: Mantine's placeholder grey is below
+              // AA contrast for text, the dimmed colour is not (axe: color-contrast).
+              styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
               clearable
               valueFormat="YYYY-MM-DD HH:mm"
               value={values.due}

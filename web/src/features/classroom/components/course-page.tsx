@@ -91,7 +91,7 @@ function CourseHeader({ course }: { course: CourseDetail }) {
               {COURSE_STATE_LABELS[course.state]}
             </Badge>
             {viewer.enrolled && (
-              <Badge variant="filled" tt="none" color="green">
+              <Badge variant="light" tt="none" color="green">
                 Enrolled
               </Badge>
             )}

@@ -148,7 +148,6 @@ export function LessonPage() {
               <Group gap="sm">
                 <Button
                   variant={data.completed ? 'default' : 'filled'}
-                  color={data.completed ? undefined : 'green'}
                   leftSection={
                     data.completed ? undefined : <IconCheck size={16} aria-hidden="true" />
                   }
@@ -158,7 +157,7 @@ export function LessonPage() {
                   {data.completed ? 'Mark not complete' : 'Mark complete'}
                 </Button>
                 {data.completed && (
-                  <Text size="sm" c="green" role="status">
+                  <Text size="sm" c="var(--mantine-color-green-light-color)" role="status">
                     Completed
                   </Text>
                 )}
