@@ -103,7 +103,14 @@ export function LessonPage() {
 
   return (
     <Stack gap="md">
-      <Breadcrumbs separatorMargin={6} styles={{ root: { flexWrap: 'wrap' } }}>
+      <Breadcrumbs
+        separatorMargin={6}
+        // Long course and lesson titles wrap instead of widening the page on a phone.
+        styles={{
+          root: { flexWrap: 'wrap' },
+          breadcrumb: { whiteSpace: 'normal', overflowWrap: 'anywhere', lineHeight: 1.4 },
+        }}
+      >
         <Anchor component={Link} to="/classroom" size="sm">
           Courses
         </Anchor>
@@ -132,6 +139,7 @@ export function LessonPage() {
                 <Button
                   hiddenFrom="md"
                   variant="default"
+                  style={{ flexShrink: 0 }}
                   onClick={outline.open}
                   leftSection={<IconListDetails size={16} aria-hidden="true" />}
                 >

@@ -98,6 +98,7 @@ export function PublishStep({
       <Group gap="xs">
         <Text>State:</Text>
         <Badge
+          variant="light"
           color={
             course.state === 'published' ? 'green' : course.state === 'archived' ? 'gray' : 'yellow'
           }
