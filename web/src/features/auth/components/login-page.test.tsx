@@ -1,3 +1,4 @@
+import { buildOverview } from '../../../test/classroom-fixtures';
 import { STORAGE_KEYS, type PublicUser } from '@learning-hub/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -355,6 +356,8 @@ describe('notice of failed sign-in attempts', () => {
         body: { ...sessionAnswer(student).body, failedAttempts: { count: 3, lastAt } },
       },
       'GET /api/auth/me': { body: buildMe(student) },
+      // The start page the user lands on asks for their courses.
+      'GET /api/me/learning': { body: buildOverview() },
     });
     const { user } = renderApp('/login');
     await findHeading('Sign in');
