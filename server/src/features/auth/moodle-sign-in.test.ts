@@ -37,7 +37,8 @@ describe.skipIf(!available)(`Moodle sign-in (${TEST_DB_KIND})`, () => {
         settings: MoodleSettingsSchema.parse({
           siteUrl: moodle.url,
           siteAdminRole: 'admin',
-          timeoutMs: 600,
+          // Long enough for a loaded CI machine to answer the other modes, short enough to wait for.
+          timeoutMs: 1500,
         }),
         secrets: {},
       },
@@ -95,14 +96,14 @@ describe.skipIf(!available)(`Moodle sign-in (${TEST_DB_KIND})`, () => {
       'Web services are disabled on the Moodle site (enablewsdescription)',
     ],
     ['http500', 503, 'Moodle answered HTTP 500'],
-    ['timeout', 504, 'Moodle did not answer within 600 ms'],
+    ['timeout', 504, 'Moodle did not answer within 1500 ms'],
   ] as const)('reports %s clearly', async (mode, status, message) => {
     moodle.setMode(mode);
     const start = Date.now();
     const res = await login('noah', 'Noah-moodle-1!');
     expect(res.statusCode).toBe(status);
     expect(res.json()).toMatchObject({ success: false, message });
-    expect(Date.now() - start).toBeLessThan(2000);
+    expect(Date.now() - start).toBeLessThan(4000);
   });
 
   it('sends the browser to the Moodle logout page after sign-out', async () => {
