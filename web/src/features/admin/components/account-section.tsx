@@ -26,7 +26,7 @@ import { fullName } from '../../../lib/format';
 import { useDepartments } from '../api/directory-api';
 import { useSetUserActive, useUpdateUser, useUserAccount } from '../api/users-api';
 import { errorMessage, notifySuccess } from '../utils/notify';
-import { ConfirmModal } from './confirm-modal';
+import { ConfirmModal } from '../../../components/confirm-modal';
 
 interface DetailValues {
   firstname: string;

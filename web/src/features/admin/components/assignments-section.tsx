@@ -19,7 +19,7 @@ import { useAssignments, useRemoveAssignment } from '../api/users-api';
 import { errorMessage, notifyError, notifySuccess } from '../utils/notify';
 import { contextRoleName } from '../utils/roles';
 import { AssignmentFormModal } from './assignment-form-modal';
-import { ConfirmModal } from './confirm-modal';
+import { ConfirmModal } from '../../../components/confirm-modal';
 import { useGrantRules } from './use-grant-rules';
 
 type Editing = { kind: 'new' } | { kind: 'edit'; assignment: AssignmentView } | null;

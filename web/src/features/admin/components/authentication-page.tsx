@@ -27,7 +27,7 @@ import {
 } from '../api/auth-settings-api';
 import { errorMessage, notifyError, notifySuccess } from '../utils/notify';
 import { PROVIDER_METHOD_LABELS } from '../utils/provider-form';
-import { ConfirmModal } from './confirm-modal';
+import { ConfirmModal } from '../../../components/confirm-modal';
 import { ConnectionTestModal } from './connection-test-modal';
 import { ProviderFormModal } from './provider-form-modal';
 

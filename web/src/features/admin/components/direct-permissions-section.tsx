@@ -14,7 +14,7 @@ import { useState } from 'react';
 import { useGrantPermission, useRevokePermission } from '../api/users-api';
 import { notifyError, notifySuccess } from '../utils/notify';
 import { permissionDescription, permissionOptions } from '../utils/permissions';
-import { ConfirmModal } from './confirm-modal';
+import { ConfirmModal } from '../../../components/confirm-modal';
 import { PermissionOptionRow } from './permission-option';
 import { useGrantRules } from './use-grant-rules';
 

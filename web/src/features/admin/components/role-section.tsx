@@ -6,7 +6,7 @@ import { useRoles } from '../api/roles-api';
 import { useSetRole } from '../api/users-api';
 import { notifyError, notifySuccess } from '../utils/notify';
 import { roleName, roleOptions } from '../utils/roles';
-import { ConfirmModal } from './confirm-modal';
+import { ConfirmModal } from '../../../components/confirm-modal';
 import { useGrantRules } from './use-grant-rules';
 
 /**

@@ -19,7 +19,7 @@ import { useState } from 'react';
 import { useDeleteRole, useRoles, type RoleWithUsage } from '../api/roles-api';
 import { errorMessage, notifySuccess } from '../utils/notify';
 import { roleName } from '../utils/roles';
-import { ConfirmModal } from './confirm-modal';
+import { ConfirmModal } from '../../../components/confirm-modal';
 import { RoleFormModal } from './role-form-modal';
 
 export const SYSTEM_ROLE_NOTICE = 'System role — read only';

@@ -46,7 +46,8 @@ import {
 } from '../../../lib/classroom/assignments-api';
 import { formatDateTime } from '../../../lib/format';
 import { uploadFile } from '../../../lib/upload';
-import { assignmentPath, ConfirmDialog } from './course-assignments';
+import { ConfirmModal } from '../../../components/confirm-modal';
+import { assignmentPath } from './course-assignments';
 
 /** A file as a download link with its size. */
 export function FileLink({ file }: { file: SubmissionFile }) {
@@ -489,7 +490,7 @@ function SubmissionForm({
           </Text>
         )}
       </Stack>
-      <ConfirmDialog
+      <ConfirmModal
         opened={confirming}
         title="Hand in your work?"
         confirmLabel="Hand in"
@@ -501,7 +502,7 @@ function SubmissionForm({
         {`This hands in attempt ${used + 1}${
           attemptsLeft !== null ? ` of ${assignment.maxAttempts}` : ''
         }. You cannot change it afterwards.`}
-      </ConfirmDialog>
+      </ConfirmModal>
     </section>
   );
 }

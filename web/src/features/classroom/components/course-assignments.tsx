@@ -36,7 +36,7 @@ import '@mantine/dates/styles.css';
 import { notifications } from '@mantine/notifications';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import dayjs from 'dayjs';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
 import { formatDateTime } from '../../../lib/format';
@@ -47,59 +47,10 @@ import {
   useDeleteAssignment,
   useUpdateAssignment,
 } from '../../../lib/classroom/assignments-api';
+import { ConfirmModal } from '../../../components/confirm-modal';
 
 export function assignmentPath(courseId: string, assignmentId: string): string {
   return `/classroom/${encodeURIComponent(courseId)}/assignments/${encodeURIComponent(assignmentId)}`;
-}
-
-/** A confirmation dialog: what will happen, Cancel, and the action; the server's refusal inside. */
-export function ConfirmDialog({
-  opened,
-  title,
-  children,
-  confirmLabel,
-  danger = false,
-  busy = false,
-  error,
-  onConfirm,
-  onClose,
-}: {
-  opened: boolean;
-  title: string;
-  children: ReactNode;
-  confirmLabel: string;
-  danger?: boolean;
-  busy?: boolean;
-  error?: string | null;
-  onConfirm(): void;
-  onClose(): void;
-}) {
-  return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={title}
-      centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
-      <Stack gap="md">
-        {typeof children === 'string' ? <Text size="sm">{children}</Text> : children}
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button color={danger ? 'red.9' : undefined} loading={busy} onClick={onConfirm}>
-            {confirmLabel}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
-  );
 }
 
 /** The learner's state of an assignment in words. */
@@ -215,7 +166,7 @@ export function CourseAssignments({ course }: { course: CourseDetail }) {
           onClose={() => setEditing(null)}
         />
       )}
-      <ConfirmDialog
+      <ConfirmModal
         opened={deleting !== null}
         title={`Delete ${deleting?.title ?? 'assignment'}?`}
         confirmLabel="Delete assignment"
@@ -239,7 +190,7 @@ export function CourseAssignments({ course }: { course: CourseDetail }) {
       >
         The assignment and its instructions are deleted. An assignment with submissions or grades
         cannot be deleted.
-      </ConfirmDialog>
+      </ConfirmModal>
     </Stack>
   );
 }

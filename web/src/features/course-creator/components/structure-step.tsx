@@ -56,7 +56,7 @@ import {
   useUpdateLesson,
   useUpdateSection,
 } from '../../../lib/classroom/courses-api';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmModal } from '../../../components/confirm-modal';
 import {
   arrayMove,
   moveLesson,
@@ -273,7 +273,7 @@ export function StructureStep({ course }: { course: CourseDetail }) {
           Add section
         </Button>
       </Group>
-      <ConfirmDialog
+      <ConfirmModal
         opened={toDelete !== null}
         title={
           toDelete?.kind === 'section'
@@ -297,7 +297,7 @@ export function StructureStep({ course }: { course: CourseDetail }) {
             ? `Its ${toDelete.section.lessons.length} lesson(s) are deleted with it. This cannot be undone.`
             : 'This cannot be undone.'
           : 'The lesson and its content are deleted. This cannot be undone.'}
-      </ConfirmDialog>
+      </ConfirmModal>
     </Stack>
   );
 }
