@@ -15,7 +15,12 @@ import { deleteAssignment, recordAccessAudit, upsertAssignment } from '../access
 import type { Db } from '../db';
 import { isUniqueViolation } from '../db/errors';
 import { sortableId } from '../lib/ids';
-import { richTextToPlainText, sanitizeRichText } from '../rich-text/sanitize';
+import {
+  mapFileReferences,
+  referencedFileIds,
+  richTextToPlainText,
+  sanitizeRichText,
+} from '../rich-text/sanitize';
 import type { FileService } from '../storage/file-service';
 import { courseContext } from './course-access';
 import {
@@ -61,13 +66,6 @@ export const COURSE_MESSAGES = {
 /** File owner types of the classroom's course side. */
 export const COURSE_COVER = 'course-cover';
 export const LESSON = 'lesson';
-
-const FILE_REFERENCE = /\/api\/files\/([A-Za-z0-9_-]{1,64})(?:\/thumbnail)?(?=["'\s>?#]|$)/g;
-
-/** The stored-file ids sanitised HTML refers to. */
-export function referencedFileIds(html: string): string[] {
-  return [...new Set([...html.matchAll(FILE_REFERENCE)].map((m) => m[1] as string))];
-}
 
 /**
  * Attaches to `owner` every file the HTML refers to that is the user's own unattached upload.
@@ -382,7 +380,7 @@ export async function deleteCourseFully(
 
 /** Replaces file references by their copies. */
 function repoint(html: string, copies: ReadonlyMap<string, string>): string {
-  return html.replace(FILE_REFERENCE, (path, id: string) => {
+  return mapFileReferences(html, (path, id) => {
     const copy = copies.get(id);
     return copy ? path.replace(id, copy) : path;
   });

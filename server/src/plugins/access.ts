@@ -15,7 +15,7 @@ import {
   type RouteScope,
   type SystemRoleId,
 } from '@learning-hub/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db';
 import { createSessionResolver } from '../auth/session-resolver';
@@ -114,6 +114,13 @@ export function bearerToken(header: string | undefined): string | null {
 }
 
 const NOT_AUTHENTICATED = 'User not authenticated';
+
+/** The signed-in user of a request on a non-public route (the access plugin has set it). */
+export function currentUser(request: FastifyRequest): UserRecord {
+  const user = request.auth?.user;
+  if (!user) throw new AppError('UNAUTHENTICATED', NOT_AUTHENTICATED);
+  return user;
+}
 
 export interface AccessPluginOptions {
   db: Db;

@@ -25,6 +25,26 @@ export function storedFilePath(url: string | undefined): string | null {
   return url ? (STORED_FILE.exec(url.trim())?.[1] ?? null) : null;
 }
 
+/** A stored-file reference inside sanitised HTML: `/api/files/<id>` or its `/thumbnail`. */
+const FILE_REFERENCE = /\/api\/files\/([A-Za-z0-9_-]{1,64})(?:\/thumbnail)?(?=["'\s>?#]|$)/g;
+
+/** The ids of the stored files sanitised HTML refers to (images, video, links), each once. */
+export function referencedFileIds(html: string): string[] {
+  return [...new Set([...html.matchAll(FILE_REFERENCE)].map((m) => m[1] as string))];
+}
+
+/**
+ * Rewrites every stored-file reference of sanitised HTML: `replace` gets the path (with
+ * `/thumbnail` when it has one) and the file id, and returns the new text (signing it for a
+ * viewer, pointing it at a copy).
+ */
+export function mapFileReferences(
+  html: string,
+  replace: (path: string, fileId: string) => string,
+): string {
+  return html.replace(FILE_REFERENCE, (path, id: string) => replace(path, id));
+}
+
 const HEADINGS = ['h2', 'h3', 'h4'];
 const TEXT = ['p', 'br', 'hr', 'blockquote', 'pre', 'code', 'strong', 'b', 'em', 'i', 'u', 's'];
 const MARKS = ['mark', 'sub', 'sup', 'span'];

@@ -9,6 +9,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db';
+import { mapFileReferences } from '../rich-text/sanitize';
 
 /** A signature is valid until the end of the hour after the next one: 1–2 hours, stable per hour so the browser's cache works. */
 const WINDOW_MS = 3_600_000;
@@ -19,8 +20,6 @@ export interface SignedQuery {
   sid?: string;
   sig?: string;
 }
-
-const STORED_FILE_PATH = /\/api\/files\/([A-Za-z0-9_-]{1,64})(\/thumbnail)?(?=["'\s>?#]|$)/g;
 
 export class UrlSigner {
   private key: Buffer | null;
@@ -86,9 +85,7 @@ export class UrlSigner {
    * the sanitiser produced, for one viewer's session. Stored HTML never holds a signature.
    */
   signHtml(html: string, sessionId: string): string {
-    return html.replace(STORED_FILE_PATH, (path) =>
-      this.sign(path, sessionId).replace(/&/g, '&amp;'),
-    );
+    return mapFileReferences(html, (path) => this.sign(path, sessionId).replace(/&/g, '&amp;'));
   }
 }
 

@@ -35,7 +35,7 @@ import {
 } from '../../assignments/assignment-repository';
 import type { OwnedFile } from '../../assignments/submission-repository';
 import type { CourseAccess } from '../../courses/course-access';
-import { sanitizeRichText } from '../../rich-text/sanitize';
+import { referencedFileIds, sanitizeRichText } from '../../rich-text/sanitize';
 import type { FileRecord } from '../../storage/file-repository';
 import {
   ASSIGNMENT_FILE_CAP,
@@ -43,7 +43,6 @@ import {
   currentUser,
   idParam,
   megabytes,
-  referencedFileIds,
   requireLearn,
   requireOpen,
   requirePermission,

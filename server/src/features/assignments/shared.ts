@@ -23,6 +23,9 @@ import type {
 } from '../../assignments/assignment-repository';
 import type { GradeRecord } from '../../assignments/grade-repository';
 import type { OwnedFile, SubmissionRecord } from '../../assignments/submission-repository';
+import { currentUser } from '../../plugins/access';
+
+export { currentUser };
 
 export interface AssignmentsOptions {
   db: Db;
@@ -47,12 +50,6 @@ export const ONLY_OWN_GRADES = 'You can only see your own grades.';
 
 /** The largest file size an assignment may accept: the upload limit, and never above 100 MB. */
 export const ASSIGNMENT_FILE_CAP = 100 * 1024 * 1024;
-
-export function currentUser(request: FastifyRequest): UserRecord {
-  const user = request.auth?.user;
-  if (!user) throw new AppError('UNAUTHENTICATED', 'User not authenticated');
-  return user;
-}
 
 export function sessionOf(request: FastifyRequest): string {
   const session = request.auth?.session;
@@ -99,15 +96,6 @@ export function requireOpen(course: CourseGateRecord): void {
 export function megabytes(bytes: number): string {
   const mb = bytes / (1024 * 1024);
   return `${mb >= 10 ? Math.floor(mb) : Math.floor(mb * 10) / 10} MB`;
-}
-
-/** Files stored under `/api/files/<id>` that the HTML references. */
-export function referencedFileIds(html: string): string[] {
-  return [
-    ...new Set(
-      [...html.matchAll(/\/api\/files\/([A-Za-z0-9_-]{1,64})/g)].map((m) => m[1] as string),
-    ),
-  ];
 }
 
 export function toFile(app: FastifyInstance, file: OwnedFile, sid: string): SubmissionFile {

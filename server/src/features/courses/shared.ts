@@ -8,6 +8,9 @@ import { findCourseRecord, type CourseRecord } from '../../courses/course-reposi
 import type { Viewer } from '../../courses/course-views';
 import type { Actor } from '../../courses/enrolment-service';
 import type { Db } from '../../db';
+import { currentUser } from '../../plugins/access';
+
+export { currentUser };
 
 export interface CourseRouteOptions {
   db: Db;
@@ -19,12 +22,6 @@ export const CourseParams = z.object({ courseId: idParam });
 export const SectionParams = CourseParams.extend({ sectionId: idParam });
 export const LessonParams = CourseParams.extend({ lessonId: idParam });
 export const ParticipantParams = CourseParams.extend({ userId: idParam });
-
-export function currentUser(request: FastifyRequest): UserRecord {
-  const user = request.auth?.user;
-  if (!user) throw new AppError('UNAUTHENTICATED', 'User not authenticated');
-  return user;
-}
 
 /** The caller, for the audit trail. */
 export function actorOf(request: FastifyRequest): Actor {

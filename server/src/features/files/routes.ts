@@ -12,7 +12,7 @@ import {
 } from '@learning-hub/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { UserRecord } from '../../auth/user-repository';
+import { currentUser } from '../../plugins/access';
 import { toStoredFile, type FileRecord } from '../../storage/file-repository';
 import type { FileService } from '../../storage/file-service';
 import { parseRange } from '../../storage/range';
@@ -47,12 +47,6 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
-}
-
-function currentUser(request: FastifyRequest): UserRecord {
-  const user = request.auth?.user;
-  if (!user) throw new AppError('UNAUTHENTICATED', 'User not authenticated');
-  return user;
 }
 
 const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: number }> = async (
