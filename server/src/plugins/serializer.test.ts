@@ -77,4 +77,9 @@ describe('response serializer', () => {
     const out = compile(z.object({ name: z.string() }))({ name: '"</script>\u2028\\' });
     expect(JSON.parse(out)).toEqual({ name: '"</script>\u2028\\' });
   });
+
+  it('compiles a contract once, for every app built in the process', () => {
+    expect(compile(MeResponseSchema)).toBe(compile(MeResponseSchema));
+    expect(compile(MeResponseSchema)).not.toBe(compile(LoginResponseSchema));
+  });
 });
