@@ -28,11 +28,38 @@ import {
 export { PASSWORD_MESSAGES, type PasswordOwner };
 
 const ARGON2ID = 2 as Algorithm; // Algorithm.Argon2id (a const enum, not importable as a value)
-const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+
+/** The cost of a new hash: memory in KiB, passes, lanes. */
+export interface PasswordHashCost {
+  readonly memoryCost: number;
+  readonly timeCost: number;
+  readonly parallelism: number;
+}
+
+/** OWASP's argon2id parameters (m = 19 MiB, t = 2, p = 1): what every start of the server uses. */
+export const OWASP_HASH_COST: PasswordHashCost = Object.freeze({
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+});
+
+let hashCost: PasswordHashCost = OWASP_HASH_COST;
+
+/**
+ * For test set-ups only (server/src/test/setup.ts): hashes made from now on in this process use
+ * `cost`. Nothing in the server calls it and no setting reaches it, so no deployment can run on
+ * a cheaper cost; a hash records its own parameters, so verification follows whatever made it.
+ * Returns the cost it replaced.
+ */
+export function setPasswordHashCostForTests(cost: PasswordHashCost): PasswordHashCost {
+  const previous = hashCost;
+  hashCost = cost;
+  return previous;
+}
 
 /** Hashes a password in its NFKC form. */
 export function hashPassword(password: string): Promise<string> {
-  return hash(normalisePassword(password), ARGON2_OPTIONS);
+  return hash(normalisePassword(password), { algorithm: ARGON2ID, ...hashCost });
 }
 
 async function verifyExactly(passwordHash: string, password: string): Promise<boolean> {
@@ -65,15 +92,20 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
   return (await checkPassword(passwordHash, password)) !== false;
 }
 
-let dummyHash: Promise<string> | undefined;
+/** The dummy hash of each cost (one in a server; tests switch costs). */
+const dummyHashes = new Map<PasswordHashCost, Promise<string>>();
 
 /**
  * Spends the same time as a real verification, for unknown accounts, so a wrong username and a
  * wrong password cannot be told apart by timing.
  */
 export async function verifyAgainstDummy(password: string): Promise<false> {
-  dummyHash ??= hashPassword('learning-hub-timing-equaliser');
-  await checkPassword(await dummyHash, password);
+  let dummy = dummyHashes.get(hashCost);
+  if (!dummy) {
+    dummy = hashPassword('learning-hub-timing-equaliser');
+    dummyHashes.set(hashCost, dummy);
+  }
+  await checkPassword(await dummy, password);
   return false;
 }
 
