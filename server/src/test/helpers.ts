@@ -1,14 +1,13 @@
 /**
- * Test factories shared by the server's integration tests: a real database (SQLite in a temp
- * file, or a throwaway schema in PostgreSQL when TEST_DB=postgres), an app on it with a movable
- * clock, users, and sign-in through the API.
+ * Test factories shared by the server's integration tests: a real database (a copy of the run's
+ * migrated template: a SQLite file, or a PostgreSQL database when TEST_DB=postgres), an app on it
+ * with a movable clock, users, and sign-in through the API. See docs/testing.md.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp } from '../app';
 import { hashPassword } from '../auth/passwords';
 import {
@@ -19,45 +18,33 @@ import {
   type UserRecord,
 } from '../auth/user-repository';
 import { loadConfig, type AppConfig } from '../config';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db';
+import { openDatabase, type DatabaseHandle } from '../db';
+import { copyTemplate } from './template-database';
 
 export const TEST_DB_KIND: 'sqlite' | 'postgres' =
   process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const IN_CI = process.env.CI === 'true' || process.env.CI === '1';
 
-let probe: Promise<boolean> | undefined;
+let noticeShown = false;
 
 /**
- * Whether the test database can be used. PostgreSQL missing fails the run under CI=true and
- * skips (with a loud notice) elsewhere.
+ * Whether the test database can be used: the global setup made a template of it. PostgreSQL
+ * missing fails the run under CI=true (in the global setup) and skips, with a loud notice,
+ * elsewhere.
  */
 export function testDatabaseAvailable(): Promise<boolean> {
-  if (TEST_DB_KIND === 'sqlite') return Promise.resolve(true);
-  probe ??= (async () => {
-    const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-    try {
-      await client.connect();
-      await client.query('select 1');
-      return true;
-    } catch (error) {
-      if (IN_CI) {
-        throw new Error(
-          `PostgreSQL is required under CI=true but ${PG_URL} is unreachable: ${String(error)}`,
-        );
-      }
-      process.stderr.write(
-        `\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n` +
-          `!! SKIPPING the PostgreSQL run of the server tests: ${PG_URL} is unreachable.\n` +
-          `!! Start PostgreSQL or set TEST_DATABASE_URL. (Under CI=true this fails.)\n` +
-          `!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n\n`,
-      );
-      return false;
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-  })();
-  return probe;
+  if (inject('templateDatabase')) return Promise.resolve(true);
+  if (!noticeShown) {
+    noticeShown = true;
+    process.stderr.write(
+      `\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n` +
+        `!! SKIPPING the PostgreSQL run of the server tests: ${PG_URL} is unreachable.\n` +
+        `!! Start PostgreSQL or set TEST_DATABASE_URL. (Under CI=true this fails.)\n` +
+        `!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n\n`,
+    );
+  }
+  return Promise.resolve(false);
 }
 
 /** A fresh, migrated database of the kind under test; `close` removes it. */
@@ -67,38 +54,30 @@ export type TestDatabase = DatabaseHandle & {
   location: AppConfig['database'];
 };
 
+/**
+ * A copy of the run's migrated template (global-setup.ts, template-database.ts): a copied file on
+ * SQLite, a database made from the template on PostgreSQL.
+ */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  if (TEST_DB_KIND === 'postgres') {
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    const handle = openDatabase({ kind: 'postgres', url: PG_URL, schema });
-    await migrateToLatest(handle.db);
-    return {
-      ...handle,
-      location: { kind: 'postgres', url: PG_URL, schema },
-      close: async () => {
-        await handle.close();
-        const cleanup = new pg.Client({ connectionString: PG_URL });
-        await cleanup.connect();
-        await cleanup.query(`drop schema ${schema} cascade`);
-        await cleanup.end();
-      },
-    };
+  const template = inject('templateDatabase');
+  if (!template || template.kind !== TEST_DB_KIND) {
+    throw new Error(
+      `no ${TEST_DB_KIND} template database: is the test run's global setup missing?`,
+    );
   }
-  const dir = mkdtempSync(join(tmpdir(), 'lh-test-'));
-  const path = join(dir, 'test.db');
-  const handle = openDatabase({ kind: 'sqlite', path });
-  await migrateToLatest(handle.db);
+  const copy = await copyTemplate(template);
+  const location: AppConfig['database'] =
+    copy.kind === 'sqlite'
+      ? { kind: 'sqlite', path: copy.path }
+      : { kind: 'postgres', url: copy.url };
+  const handle = openDatabase(location);
   return {
     ...handle,
-    path,
-    location: { kind: 'sqlite', path },
+    ...(copy.kind === 'sqlite' ? { path: copy.path } : {}),
+    location,
     close: async () => {
       await handle.close();
-      rmSync(dir, { recursive: true, force: true });
+      await copy.remove();
     },
   };
 }
