@@ -24,9 +24,16 @@ export default defineConfig({
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
   retries: 0,
-  reporter: process.env.CI
-    ? [['list'], ['html', { open: 'never', outputFolder: '../playwright-report' }]]
-    : 'list',
+  reporter: [
+    ['list'],
+    ...(process.env.CI
+      ? [['html', { open: 'never', outputFolder: '../playwright-report' }] as const]
+      : []),
+    // `npm test` prints the slowest files and one summary line from this (scripts/test.mjs).
+    ...(process.env.TEST_TIMINGS_FILE
+      ? [['../scripts/test-report/playwright-reporter.ts'] as const]
+      : []),
+  ],
   use: {
     baseURL: BASE_URL,
     browserName: 'chromium',
