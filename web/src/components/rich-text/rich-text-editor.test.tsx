@@ -1,15 +1,12 @@
-import { AppError, type StoredFile } from '@learning-hub/core';
+import type { StoredFile } from '@learning-hub/core';
 import { MantineProvider } from '@mantine/core';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useRef, useState } from 'react';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { uploadFile } from '../../lib/upload';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { mockUploads } from '../../test/upload-mock';
 import { RichTextEditor } from './rich-text-editor';
 import { RichTextView } from './rich-text-view';
-
-vi.mock('../../lib/upload', () => ({ uploadFile: vi.fn() }));
-const uploadMock = vi.mocked(uploadFile);
 
 // ProseMirror measures the selection; jsdom has no layout.
 beforeAll(() => {
@@ -19,8 +16,6 @@ beforeAll(() => {
   Range.prototype.getClientRects = () => list as unknown as DOMRectList;
   document.elementFromPoint = () => null;
 });
-
-afterEach(() => uploadMock.mockReset());
 
 function storedFile(overrides: Partial<StoredFile> = {}): StoredFile {
   return {
@@ -169,13 +164,7 @@ describe('RichTextEditor', () => {
 
   it('uploads a picked image with progress and inserts <img src="/api/files/<id>">', async () => {
     const user = userEvent.setup();
-    let finish: (file: StoredFile) => void = () => undefined;
-    uploadMock.mockImplementation((_file, options) => {
-      options?.onProgress?.(0.4);
-      return new Promise((resolve) => {
-        finish = resolve;
-      });
-    });
+    const { uploads } = mockUploads();
     const onUploaded = vi.fn();
     render(<Harness onUploaded={onUploaded} />);
     const box = await screen.findByRole('textbox', { name: 'Lesson body' });
@@ -184,11 +173,13 @@ describe('RichTextEditor', () => {
 
     const picked = new File(['png'], 'splice.png', { type: 'image/png' });
     await user.upload(screen.getByTestId('rich-text-file-input'), picked);
-    expect(uploadMock).toHaveBeenCalledWith(picked, expect.anything());
+    await waitFor(() => expect(uploads).toHaveLength(1));
+    expect(uploads[0]).toMatchObject({ method: 'POST', url: '/api/files', file: picked });
+    uploads[0]!.progress(0.4);
     expect(await screen.findByText('Uploading splice.png… 40%')).toBeInTheDocument();
     expect(screen.getByRole('progressbar', { name: 'Uploading splice.png' })).toBeInTheDocument();
 
-    finish(storedFile());
+    uploads[0]!.respond({ status: 201, body: storedFile() });
     await waitFor(() => expect(html()).toContain('<img src="/api/files/file-1" alt="splice.png">'));
     expect(screen.queryByText(/Uploading/)).not.toBeInTheDocument();
     expect(onUploaded).toHaveBeenCalledWith(expect.objectContaining({ id: 'file-1' }));
@@ -196,11 +187,13 @@ describe('RichTextEditor', () => {
 
   it('inserts a video as <video controls> and any other file as a link', async () => {
     const user = userEvent.setup();
-    uploadMock
-      .mockResolvedValueOnce(storedFile({ id: 'vid-1', name: 'demo.mp4', mime: 'video/mp4' }))
-      .mockResolvedValueOnce(
-        storedFile({ id: 'pdf-1', name: 'datasheet.pdf', mime: 'application/pdf' }),
-      );
+    mockUploads((file) => ({
+      status: 201,
+      body:
+        file.type === 'video/mp4'
+          ? storedFile({ id: 'vid-1', name: 'demo.mp4', mime: 'video/mp4' })
+          : storedFile({ id: 'pdf-1', name: 'datasheet.pdf', mime: 'application/pdf' }),
+    }));
     render(<Harness />);
     const box = await screen.findByRole('textbox', { name: 'Lesson body' });
     await user.click(box);
@@ -217,7 +210,10 @@ describe('RichTextEditor', () => {
 
   it("shows the server's message when an upload is refused", async () => {
     const user = userEvent.setup();
-    uploadMock.mockRejectedValue(new AppError('FILE_TOO_LARGE', 'The file is larger than 50 MB.'));
+    mockUploads(() => ({
+      status: 413,
+      body: { code: 'FILE_TOO_LARGE', message: 'The file is larger than 50 MB.' },
+    }));
     render(<Harness />);
     await user.click(await screen.findByRole('textbox', { name: 'Lesson body' }));
     await user.upload(
