@@ -234,6 +234,8 @@ describe.skipIf(!available)(`authorization matrix (${TEST_DB_KIND})`, () => {
     await ctx?.close();
   });
 
+  // Every route × principal, one request after the other: it grows with the API, so it has
+  // more time than the default for one behaviour.
   it('covers every declared route for every principal with the status the model gives', async () => {
     const routes = [...ctx.app.routeAccess.entries()].filter(([key]) => !key.startsWith('HEAD '));
     expect(routes.length).toBeGreaterThan(20);
@@ -330,7 +332,7 @@ describe.skipIf(!available)(`authorization matrix (${TEST_DB_KIND})`, () => {
       tally.get('student')?.forbidden ?? 0,
     );
     expect(tally.get('custom role')?.forbidden).toBeLessThan(tally.get('student')?.forbidden ?? 0);
-  });
+  }, 120_000);
 
   it('gives the special principals the outcomes they exist for', () => {
     const decide = (name: string, access: RouteAccess, p: Record<string, string>) =>
@@ -359,6 +361,8 @@ describe.skipIf(!available)(`authorization matrix (${TEST_DB_KIND})`, () => {
     expect(decide('student', { permissions: ['user.view'] }, params).status).toBe(403);
   });
 
+  // Every route × principal, one request after the other: it grows with the API, so it has
+  // more time than the default for one behaviour.
   it('applies the grant rules: each grant × principal × target answers what core says', async () => {
     const db = ctx.database.db;
     const at = () => new Date(ctx.clock.now()).toISOString();
@@ -594,7 +598,7 @@ describe.skipIf(!available)(`authorization matrix (${TEST_DB_KIND})`, () => {
     // Both sides were exercised, and the rules (not only the route check) refused some.
     expect(allowed).toBeGreaterThan(10);
     expect(refusedByRule).toBeGreaterThan(20);
-  });
+  }, 120_000);
 });
 
 /**
