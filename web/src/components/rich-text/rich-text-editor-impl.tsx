@@ -1,9 +1,10 @@
 /**
- * The one rich-text editor of the app (MantineRte Tiptap). It produces the HTML the server's
- * allow-list keeps (docs/adding-an-area.md "Rich text"): headings h2–h4, marks, lists, quotes,
- * code blocks, links, tables, and images, video and file links from the app's own storage
- * (`/api/files/<id>`, uploaded here through `uploadFile`). The server sanitises whatever it is
- * sent; this component only keeps to what survives.
+ * The one rich-text editor of the app (MantineRte Tiptap), loaded through rich-text-editor.tsx
+ * as a chunk of its own (docs/front-end.md). It produces the HTML the server's allow-list keeps
+ * (docs/adding-an-area.md "Rich text"): headings h2–h4, marks, lists, quotes, code blocks, links,
+ * tables, and images, video and file links from the app's own storage (`/api/files/<id>`,
+ * uploaded here through `uploadFile`). The server sanitises whatever it is sent; this component
+ * only keeps to what survives.
  */
 import type { StoredFile } from '@learning-hub/core';
 import { Alert, Box, CloseButton, Group, Progress, Stack, Text } from '@mantine/core';
@@ -15,24 +16,9 @@ import StarterKit from '@tiptap/starter-kit';
 import { useEffect, useId, useRef, useState, type CSSProperties } from 'react';
 import { uploadFile } from '../../lib/upload';
 import { EditorImage, rememberPreview, Video } from './media-extensions';
+import '@mantine/tiptap/styles.css';
 import './rich-text.css';
-
-export interface RichTextEditorProps {
-  /** The document as HTML ('' for empty). */
-  value: string;
-  onChange(html: string): void;
-  /** The accessible name of the editable area, shown as its label. */
-  label: string;
-  description?: string;
-  error?: string | null;
-  disabled?: boolean;
-  /** Marks the field as required (an asterisk, aria-required). */
-  required?: boolean;
-  /** Called after a file was uploaded and inserted (e.g. to list a lesson's attachments). */
-  onUploaded?(file: StoredFile): void;
-  /** Minimum height of the editable area, CSS (default 12rem). */
-  minHeight?: string;
-}
+import type { RichTextEditorProps } from './rich-text-editor';
 
 /** The download route of a stored file, as the stored HTML names it. */
 export function fileUrl(fileId: string): string {
@@ -130,7 +116,7 @@ function UploadControl({
 }
 
 /** A labelled rich-text field: toolbar, editable area, upload progress and errors. */
-export function RichTextEditor({
+export default function RichTextEditor({
   value,
   onChange,
   label,
