@@ -3,7 +3,7 @@ import '@learning-hub/core/zod-config';
 // The shell's styles only: each page brings its own (docs/front-end.md).
 import './app/styles/shell.css';
 import './app/app.css';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './app/providers';
@@ -18,7 +18,6 @@ import {
 const container = document.getElementById('root');
 if (!container) throw new Error('The #root element is missing from index.html');
 
-const router = createAppRouter();
 const queryClient = createQueryClient();
 // Every page asks which sign-in methods there are: ask now, while the page's code loads.
 void queryClient.prefetchQuery({
@@ -26,11 +25,18 @@ void queryClient.prefetchQuery({
   queryFn: fetchAuthConfig,
   staleTime: AUTH_CONFIG_STALE_MS,
 });
+const router = createAppRouter();
 
-createRoot(container).render(
-  <StrictMode>
-    <AppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>,
-);
+const root = createRoot(container);
+// As a transition, the first render yields to the browser every few milliseconds instead of
+// holding the main thread for its whole length, which a phone's CPU makes long
+// (docs/front-end.md).
+startTransition(() => {
+  root.render(
+    <StrictMode>
+      <AppProviders queryClient={queryClient}>
+        <RouterProvider router={router} />
+      </AppProviders>
+    </StrictMode>,
+  );
+});
