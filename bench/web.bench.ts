@@ -25,7 +25,7 @@
  * `web login_mobile=<n> home_mobile=<n> login_desktop=<n> login_js_gzip_kb=<n>`.
  */
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -39,6 +39,8 @@ import puppeteer, { type Page } from 'puppeteer-core';
 import { REPO_ROOT, stop, waitForHttp } from './server-process';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
+/** Lighthouse now and then fails to record a page load (NO_NAVSTART, …): tried again this often. */
+const ATTEMPTS = 3;
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS = [
   '--headless',
@@ -257,9 +259,19 @@ async function main(): Promise<void> {
       { key: 'login_desktop', url: `${origin}/login`, config: desktopConfig, prepare: undefined },
     ] as const;
     const results: Record<string, RunFigures[]> = {};
+    const reports = mkdtempSync(join(tmpdir(), 'lh-web-reports-'));
+    console.log(`Lighthouse reports (JSON) in ${reports}`);
     for (let run = 1; run <= RUNS; run++) {
       for (const a of audits) {
-        const result = await audit(a.url, a.config, a.prepare);
+        let result: RunnerResult | undefined;
+        for (let attempt = 1; !result; attempt++) {
+          const candidate = await audit(a.url, a.config, a.prepare);
+          const error = candidate.lhr.runtimeError;
+          if (!error) result = candidate;
+          else if (attempt >= ATTEMPTS) throw new Error(`${a.key}: Lighthouse: ${error.message}`);
+          else console.log(`  (${a.key}: Lighthouse could not measure (${error.code}); again)`);
+        }
+        writeFileSync(join(reports, `${a.key}-${run}.json`), JSON.stringify(result.lhr));
         const finalPath = new URL(result.lhr.finalDisplayedUrl).pathname;
         const wanted = new URL(a.url).pathname;
         if (finalPath !== wanted) {
