@@ -96,6 +96,12 @@ export default tseslint.config(
     },
   },
   {
+    // The web app's build tooling runs in Node.js, not in the browser.
+    files: ['web/vite.config.ts', 'web/build/**/*.ts'],
+    languageOptions: { globals: { ...globals.node } },
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
     files: ['scripts/**', 'bench/**', 'e2e/**', 'server/src/cli/**', '**/*.config.*'],
     rules: { 'no-console': 'off' },
   },

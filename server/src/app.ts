@@ -31,6 +31,7 @@ import filesRoutes from './features/files/routes';
 import { AccessService } from './access/access-service';
 import { ensureDevUser } from './auth/dev-user';
 import accessPlugin from './plugins/access';
+import compression from './plugins/compression';
 import errorsPlugin, {
   clientErrorHandler,
   createFrameworkErrorHandler,
@@ -118,6 +119,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Headers first: every later hook may end the request with an error.
   await app.register(securityHeaders);
   await app.register(errorsPlugin);
+  // Before any route: it decides per route whether answers are compressed.
+  await app.register(compression);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) =>
@@ -202,6 +205,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       // every other GET falls through to the SPA's index.html in the not-found handler.
       wildcard: false,
       index: false,
+      // The build writes a brotli and a gzip copy beside each text file (web/build/precompress.ts):
+      // the copy the client accepts is sent, with Content-Encoding and `Vary: accept-encoding`,
+      // else the file itself. The copies get no routes of their own (docs/front-end.md).
+      preCompressed: true,
+      globIgnore: ['**/*.br', '**/*.gz'],
+      // `path` is the file sent, so a compressed copy's name ends in .br or .gz.
       setHeaders: (reply, path) => {
         reply.header(
           'cache-control',

@@ -1,27 +1,42 @@
 // First, before any module that builds a zod schema: no `new Function` probe under the CSP.
 import '@learning-hub/core/zod-config';
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
-import '@mantine/tiptap/styles.css';
-import '@mantine/dates/styles.css';
+// The shell's styles only: each page brings its own (docs/front-end.md).
+import './app/styles/shell.css';
 import './app/app.css';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './app/providers';
 import { createQueryClient } from './app/query-client';
 import { createAppRouter } from './app/router';
+import {
+  AUTH_CONFIG_QUERY_KEY,
+  AUTH_CONFIG_STALE_MS,
+  fetchAuthConfig,
+} from './lib/auth/auth-config';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The #root element is missing from index.html');
 
-const router = createAppRouter();
 const queryClient = createQueryClient();
+// Every page asks which sign-in methods there are: ask now, while the page's code loads.
+void queryClient.prefetchQuery({
+  queryKey: AUTH_CONFIG_QUERY_KEY,
+  queryFn: fetchAuthConfig,
+  staleTime: AUTH_CONFIG_STALE_MS,
+});
+const router = createAppRouter();
 
-createRoot(container).render(
-  <StrictMode>
-    <AppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>,
-);
+const root = createRoot(container);
+// As a transition, the first render yields to the browser every few milliseconds instead of
+// holding the main thread for its whole length, which a phone's CPU makes long
+// (docs/front-end.md).
+startTransition(() => {
+  root.render(
+    <StrictMode>
+      <AppProviders queryClient={queryClient}>
+        <RouterProvider router={router} />
+      </AppProviders>
+    </StrictMode>,
+  );
+});

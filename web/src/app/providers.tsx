@@ -1,8 +1,8 @@
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { AuthProvider } from '../lib/auth/auth-context';
+import { AppNotifications } from './notifications';
 import { cssVariablesResolver, theme } from './theme';
 
 export interface AppProvidersProps {
@@ -21,7 +21,7 @@ export function AppProviders({ queryClient, children, env = 'default' }: AppProv
       defaultColorScheme="auto"
       env={env}
     >
-      <Notifications position="top-right" />
+      <AppNotifications />
       <QueryClientProvider client={queryClient}>
         <AuthProvider>{children}</AuthProvider>
       </QueryClientProvider>

@@ -4,6 +4,7 @@ import { createBrowserRouter, type RouteObject } from 'react-router';
 import { ADMIN_CHILD_ROUTES } from '../features/admin/routes';
 import { CLASSROOM_CHILD_ROUTES } from '../features/classroom/routes';
 import { LearningLogoutPage } from '../features/auth/components/learning-logout-page';
+import { LoginPage } from '../features/auth/components/login-page';
 import { ErrorPage } from './error-page';
 import { AppLayout } from './layout/app-layout';
 import { NotFoundPage } from './not-found-page';
@@ -19,7 +20,6 @@ const loadCourseCreator: PageLoaderFn = () =>
 
 /** The built pages, loaded lazily; every other route of core's ROUTES shows the not-built notice. */
 export const BUILT_PAGES: Readonly<Record<string, PageLoaderFn>> = {
-  '/login': () => import('../features/auth/components/login-page').then((m) => m.LoginPage),
   '/': () => import('../features/home/components/home-page').then((m) => m.HomePage),
   '/profile-settings': () =>
     import('../features/profile/components/profile-settings-page').then(
@@ -41,6 +41,13 @@ export const BUILT_PAGES: Readonly<Record<string, PageLoaderFn>> = {
 };
 
 /**
+ * Pages styled by the shell's styles alone (app/styles/shell.css); every other page loads the
+ * styles of the remaining Mantine components with its code (app/page-styles.ts).
+ */
+const SHELL_STYLED_PAGES: ReadonlySet<string> = new Set(['/login']);
+const loadPageStyles = () => import('./page-styles');
+
+/**
  * Pages nested under a route: rendered in its page's outlet, so behind the same guard (the
  * admin area's users, roles and audit pages all need what /admin needs).
  */
@@ -50,10 +57,13 @@ const CHILD_ROUTES: Readonly<Record<string, RouteObject[]>> = {
 };
 
 /**
- * Pages bundled with the app instead of loaded lazily: signing out must work when the network
- * (and so any chunk) is gone, which is exactly when a logout call fails.
+ * Pages bundled with the app instead of loaded lazily: the sign-in page, where every visitor who
+ * is not signed in starts (its code loads with the app's, not after it: docs/front-end.md), and
+ * signing out, which must work when the network (and so any chunk) is gone, which is exactly
+ * when a logout call fails.
  */
 const EAGER_PAGES: Readonly<Record<string, ComponentType>> = {
+  '/login': LoginPage,
   '/learning/logout': LearningLogoutPage,
 };
 
@@ -84,8 +94,10 @@ function pageRoute(route: RouteDef): RouteObject {
     ...(children ? { children } : {}),
     hydrateFallbackElement: <PageLoader />,
     lazy: async () => {
+      // In parallel with the page's code; the page shows once both are there.
+      const styles = SHELL_STYLED_PAGES.has(route.path) ? undefined : loadPageStyles();
       if (!route.built) {
-        const { NotBuiltPage } = await import('./not-built-page');
+        const [{ NotBuiltPage }] = await Promise.all([import('./not-built-page'), styles]);
         return {
           element: (
             <RouteGuard route={route}>
@@ -96,7 +108,7 @@ function pageRoute(route: RouteDef): RouteObject {
       }
       const load = BUILT_PAGES[route.path];
       if (!load) throw new Error(`No page component registered for route ${route.path}`);
-      const Page = await load();
+      const [Page] = await Promise.all([load(), styles]);
       return {
         element: (
           <RouteGuard route={route}>

@@ -1,10 +1,10 @@
 import {
   createTheme,
-  Modal,
-  Notification,
-  Table,
   type CSSVariablesResolver,
   type MantineColorsTuple,
+  type ModalProps,
+  type NotificationProps,
+  type ScrollAreaProps,
 } from '@mantine/core';
 
 /** The one brand colour: a calm fiber blue, shades chosen for WCAG AA text contrast. */
@@ -32,19 +32,29 @@ export const theme = createTheme({
   // No sliding or fading for people who ask their system for reduced motion.
   respectReducedMotion: true,
   headings: { fontWeight: '650' },
+  // Plain objects rather than `Modal.extend(…)`: that would import the components themselves into
+  // the first chunk, which loads on every page (docs/front-end.md).
   components: {
     // Every dialog's and notification's close button has a name (axe: button-name), and
     // notification text uses the AA dimmed colour (Mantine's default is 3.3:1 on white).
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-    Notification: Notification.extend({
-      defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
+    Modal: {
+      defaultProps: {
+        closeButtonProps: { 'aria-label': 'Close' },
+      } satisfies Partial<ModalProps>,
+    },
+    Notification: {
+      defaultProps: {
+        closeButtonProps: { 'aria-label': 'Close notification' },
+      } satisfies Partial<NotificationProps>,
       styles: { description: { color: 'var(--mantine-color-dimmed)' } },
-    }),
+    },
     // A table wider than a phone scrolls sideways: its scroll area takes keyboard focus so it can
     // be scrolled with the arrow keys (axe: scrollable-region-focusable).
-    TableScrollContainer: Table.ScrollContainer.extend({
-      defaultProps: { scrollAreaProps: { viewportProps: { tabIndex: 0 } } },
-    }),
+    TableScrollContainer: {
+      defaultProps: {
+        scrollAreaProps: { viewportProps: { tabIndex: 0 } } satisfies Partial<ScrollAreaProps>,
+      },
+    },
   },
 });
 

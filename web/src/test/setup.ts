@@ -7,6 +7,15 @@ import { afterEach, vi } from 'vitest';
 // cores shared with other test runs) can take longer than a second to appear.
 configure({ asyncUtilTimeout: 5000 });
 
+// The shell's parts that load when first needed (docs/front-end.md): loaded once here, so that a
+// test's first notification, menu or choice does not spend its waiting time compiling them.
+await Promise.all([
+  import('../app/notifications-container'),
+  import('../app/layout/nav-menu'),
+  import('../app/layout/avatar-menu'),
+  import('../components/lazy-select-impl'),
+]);
+
 // jsdom lacks these browser APIs, which Mantine uses.
 Object.defineProperty(window, 'matchMedia', {
   writable: true,

@@ -132,6 +132,22 @@ describe.skipIf(!available)(`files (${TEST_DB_KIND})`, () => {
     expect(head.body).toBe('');
   });
 
+  it('sends a stored JSON file as stored, never compressed on the way (plugins/compression.ts)', async () => {
+    const { sam } = await start();
+    const content = JSON.stringify({ splices: Array.from({ length: 400 }, (_, i) => i) });
+    const created = await upload(sam.token, 'log.json', content, 'application/json');
+    expect(created.json().mime).toBe('application/json');
+    const download = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/files/${created.json().id}`,
+      headers: { ...bearer(sam.token), 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-encoding']).toBeUndefined();
+    expect(download.headers['content-length']).toBe(String(content.length));
+    expect(download.body).toBe(content);
+  });
+
   it('serves byte ranges (206) and refuses ranges outside the file (416)', async () => {
     const { sam } = await start();
     const content = Buffer.from('0123456789'.repeat(100));

@@ -115,6 +115,8 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
     '/api/files/:fileId',
     {
       config: { access: { allowSignedUrl: true } },
+      // Sent as stored: ranges, the length and the ETag describe these bytes (plugins/compression.ts).
+      compress: false,
       schema: {
         description:
           'Download a file (its owner’s read permission is checked on every request). Supports ' +
@@ -142,6 +144,8 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
     '/api/files/:fileId/thumbnail',
     {
       config: { access: { allowSignedUrl: true } },
+      // Sent as stored: ranges, the length and the ETag describe these bytes (plugins/compression.ts).
+      compress: false,
       schema: {
         description: 'A ≤ 320 px WebP preview of an image file (404 when it has none).',
         params: FileParamsSchema,

@@ -2,6 +2,7 @@ import {
   ActionIcon,
   AppShell,
   Badge,
+  Box,
   Burger,
   Button,
   Group,
@@ -12,13 +13,21 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconMoon, IconSchool, IconSun } from '@tabler/icons-react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, Outlet, useNavigation } from 'react-router';
 import { useAuth } from '../../lib/auth/auth-context';
 import { useAuthConfig } from '../../lib/auth/auth-config';
-import { AvatarMenu } from './avatar-menu';
-import { NavMenu } from './nav-menu';
 
 const NAV_MENU_ID = 'main-navigation';
+
+// The drawer and the account menu load when they are first needed, not with the first page:
+// nobody signed in has an account menu, and the drawer opens only on request (docs/front-end.md).
+const loadNavMenu = () => import('./nav-menu');
+const NavMenu = lazy(() => loadNavMenu().then((m) => ({ default: m.NavMenu })));
+const AvatarMenu = lazy(() => import('./avatar-menu').then((m) => ({ default: m.AvatarMenu })));
+
+/** Holds the avatar's place (its size) until the account menu has loaded: nothing moves. */
+const AVATAR_PLACEHOLDER = <Box w={38} h={38} aria-hidden="true" />;
 
 function ColorSchemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
@@ -46,6 +55,8 @@ export function AppLayout() {
   const auth = useAuth();
   const { config, method } = useAuthConfig();
   const [navOpened, nav] = useDisclosure(false);
+  // Mounted at the first opening, then kept (so that it can animate closing and opening again).
+  const [navMounted, setNavMounted] = useState(false);
   const navigation = useNavigation();
   const devMode = config.devMode || method === 'disabled';
 
@@ -59,7 +70,13 @@ export function AppLayout() {
           <Group gap="sm" wrap="nowrap">
             <Burger
               opened={navOpened}
-              onClick={nav.toggle}
+              onClick={() => {
+                setNavMounted(true);
+                nav.toggle();
+              }}
+              // A head start on the drawer's code when a click is likely.
+              onPointerEnter={() => void loadNavMenu()}
+              onFocus={() => void loadNavMenu()}
               size="sm"
               aria-label="Open navigation"
               aria-expanded={navOpened}
@@ -85,7 +102,9 @@ export function AppLayout() {
             )}
             <ColorSchemeToggle />
             {auth.user && auth.isAuthenticated ? (
-              <AvatarMenu user={auth.user} />
+              <Suspense fallback={AVATAR_PLACEHOLDER}>
+                <AvatarMenu user={auth.user} />
+              </Suspense>
             ) : (
               <Button component={Link} to="/login" variant="light">
                 Login
@@ -94,7 +113,11 @@ export function AppLayout() {
           </Group>
         </Group>
       </AppShell.Header>
-      <NavMenu id={NAV_MENU_ID} opened={navOpened} onClose={nav.close} />
+      {navMounted && (
+        <Suspense fallback={null}>
+          <NavMenu id={NAV_MENU_ID} opened={navOpened} onClose={nav.close} />
+        </Suspense>
+      )}
       <AppShell.Main id="main-content" tabIndex={-1} className="main-content">
         <div className="page-region">
           <LoadingOverlay

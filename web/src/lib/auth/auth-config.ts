@@ -5,6 +5,8 @@ import { api } from '../api-client';
 import { getAuthMethod, isStoredAuthMethod, setAuthMethod } from './auth-method';
 
 export const AUTH_CONFIG_QUERY_KEY = ['auth-config'] as const;
+/** The methods change rarely: asked again after five minutes. */
+export const AUTH_CONFIG_STALE_MS = 5 * 60 * 1000;
 
 /** What the app assumes until (or unless) the server answers: local sign-in only. */
 export const FALLBACK_AUTH_CONFIG: AuthConfig = {
@@ -42,7 +44,7 @@ export function useAuthConfig(): AuthConfigState {
   const query = useQuery({
     queryKey: AUTH_CONFIG_QUERY_KEY,
     queryFn: fetchAuthConfig,
-    staleTime: 5 * 60 * 1000,
+    staleTime: AUTH_CONFIG_STALE_MS,
   });
   const config = query.data ?? FALLBACK_AUTH_CONFIG;
   return {

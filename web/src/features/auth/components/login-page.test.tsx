@@ -1,7 +1,7 @@
 import { buildOverview } from '../../../test/classroom-fixtures';
 import { STORAGE_KEYS, type PublicUser } from '@learning-hub/core';
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { formatDateTime } from '../../../lib/format';
 import { mockFetch, NETWORK_FAILURE } from '../../../test/fetch-mock';
 import { buildAuthConfig, buildMe, buildUser } from '../../../test/fixtures';
@@ -18,6 +18,18 @@ describe('login page', () => {
     expect(await screen.findByText('Username is required')).toBeInTheDocument();
     expect(screen.getByText('Password is required')).toBeInTheDocument();
     expect(fetchMock.callsTo('POST /api/auth/local')).toHaveLength(0);
+  });
+
+  it('never starts the password strength worker (it rates new passwords only)', async () => {
+    const created = vi.fn();
+    vi.stubGlobal('Worker', created); // the test setup unstubs globals after each test
+    mockFetch();
+    const { user } = renderApp('/login');
+    await findHeading('Sign in');
+    await user.type(screen.getByLabelText(/Username/), 'student');
+    await user.type(screen.getByLabelText(/Password/), 'a long enough password');
+    await new Promise((resolve) => setTimeout(resolve, 300)); // past the meter's typing pause
+    expect(created).not.toHaveBeenCalled();
   });
 
   it("shows the server's error in an alert", async () => {

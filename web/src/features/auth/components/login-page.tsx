@@ -13,7 +13,6 @@ import {
   Loader,
   Paper,
   PasswordInput,
-  Select,
   Stack,
   Text,
   TextInput,
@@ -23,6 +22,7 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { IconAlertCircle, IconCode, IconKey } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
+import { LazySelect } from '../../../components/lazy-select';
 import { PageLoader } from '../../../components/page-loader';
 import { useAuth } from '../../../lib/auth/auth-context';
 import { useAuthConfig } from '../../../lib/auth/auth-config';
@@ -129,7 +129,7 @@ export function LoginPage() {
             </Alert>
           )}
           {enabled.length > 1 && (
-            <Select
+            <LazySelect
               label="Authentication method"
               data={methodOptions}
               value={method}
@@ -202,7 +202,7 @@ function PasswordSignIn({
     <form onSubmit={form.onSubmit((values) => void submit(values))} noValidate>
       <Stack gap="md">
         {(method === 'ldap' || method === 'moodle') && providers.length > 1 && (
-          <Select
+          <LazySelect
             label={PROVIDER_SELECT_LABELS[method]}
             data={providers.map((p) => ({ value: p.id, label: p.label }))}
             value={provider}

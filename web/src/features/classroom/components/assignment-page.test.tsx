@@ -43,8 +43,9 @@ describe('classroom: an assignment for a learner', () => {
     expect(within(attempt).getByText('Grade: 15 / 20')).toBeInTheDocument();
     expect(within(attempt).getByText('Good trace.')).toBeInTheDocument();
 
-    // Pasted at once: typing races the editor's controlled value in jsdom.
-    await user.click(screen.getByRole('textbox', { name: 'Answer' }));
+    // Pasted at once: typing races the editor's controlled value in jsdom. The editor is a chunk
+    // of its own: the page shows before it (docs/front-end.md).
+    await user.click(await screen.findByRole('textbox', { name: 'Answer' }));
     await user.paste('Second try');
     await user.click(screen.getByRole('button', { name: 'Save draft' }));
     expect(await screen.findByText('Draft saved')).toBeInTheDocument();

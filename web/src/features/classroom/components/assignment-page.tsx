@@ -32,9 +32,12 @@ import { Dropzone, type FileRejection } from '@mantine/dropzone';
 import '@mantine/dropzone/styles.css';
 import { notifications } from '@mantine/notifications';
 import { IconUpload, IconX } from '@tabler/icons-react';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
+import {
+  preloadRichTextEditor,
+  RichTextEditor,
+} from '../../../components/rich-text/rich-text-editor';
 import { RichTextView } from '../../../components/rich-text/rich-text-view';
 import {
   formatBytes,
@@ -47,7 +50,7 @@ import {
 import { formatDateTime } from '../../../lib/format';
 import { uploadFile } from '../../../lib/upload';
 import { ConfirmModal } from '../../../components/confirm-modal';
-import { assignmentPath } from './course-assignments';
+import { assignmentPath } from '../../../lib/classroom/course-format';
 
 /** A file as a download link with its size. */
 export function FileLink({ file }: { file: SubmissionFile }) {
@@ -97,6 +100,8 @@ export function InlineFile({ file }: { file: SubmissionFile }) {
 
 export function AssignmentPage() {
   const { courseId = '', assignmentId = '' } = useParams();
+  // The answer box is an editor: its code loads while the assignment does.
+  useEffect(() => void preloadRichTextEditor(), []);
   const assignment = useAssignment(assignmentId);
 
   if (assignment.isLoading) return <Loader aria-label="Loading the assignment" />;

@@ -38,6 +38,7 @@ import { IconPencil, IconTrash } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { assignmentPath } from '../../../lib/classroom/course-format';
 import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
 import { formatDateTime } from '../../../lib/format';
 import {
@@ -48,10 +49,6 @@ import {
   useUpdateAssignment,
 } from '../../../lib/classroom/assignments-api';
 import { ConfirmModal } from '../../../components/confirm-modal';
-
-export function assignmentPath(courseId: string, assignmentId: string): string {
-  return `/classroom/${encodeURIComponent(courseId)}/assignments/${encodeURIComponent(assignmentId)}`;
-}
 
 /** The learner's state of an assignment in words. */
 export function mineWords(a: Assignment): string {

@@ -33,7 +33,7 @@ import {
 } from '../../../lib/classroom/assignments-api';
 import { formatDateTime } from '../../../lib/format';
 import { InlineFile } from './assignment-page';
-import { assignmentPath } from './course-assignments';
+import { assignmentPath } from '../../../lib/classroom/course-format';
 
 interface Learner {
   userId: string;

@@ -30,6 +30,7 @@ import {
   validateBasics,
   type BasicsValues,
 } from './basics-form';
+import { preloadRichTextEditor } from '../../../components/rich-text/rich-text-editor';
 import { LessonsStep } from './lessons-step';
 import { PublishStep } from './publish-step';
 import { SaveStatus } from './save-status';
@@ -39,6 +40,8 @@ import { useAutosave } from './use-autosave';
 const STEPS = ['Basics', 'Structure', 'Lessons', 'Publish'] as const;
 
 export function CourseCreatorPage() {
+  // Every step has rich-text fields: the editor's code loads while the course does.
+  useEffect(() => void preloadRichTextEditor(), []);
   const [params] = useSearchParams();
   const courseId = params.get('course');
   return (

@@ -27,7 +27,8 @@ describe('home page', () => {
     });
     renderApp('/');
     await findHeading('Welcome, Sam');
-    const menu = screen.getByRole('region', { name: 'Your learning hub' });
+    // Shown once the learning sections above it are there (no layout shift).
+    const menu = await screen.findByRole('region', { name: 'Your learning hub' });
     const labels = within(menu)
       .getAllByRole('link')
       .map((a) => a.querySelector('p')?.textContent);

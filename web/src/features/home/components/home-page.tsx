@@ -214,6 +214,9 @@ export function HomePage() {
   const overview = useLearningOverview(learns);
   if (!user) return null;
   const { menu, more } = homeLinks(can, user.departmentId, user.department);
+  // The links below wait for the learning sections above them, so nothing is pushed down when
+  // those arrive (docs/front-end.md: layout shift).
+  const settled = !learns || !overview.isPending;
   return (
     <Stack gap="xl">
       <Title order={1}>{`Welcome, ${user.firstname}`}</Title>
@@ -224,7 +227,7 @@ export function HomePage() {
         </Alert>
       )}
       {overview.data && <LearningSections overview={overview.data} />}
-      {menu.length > 0 && (
+      {settled && menu.length > 0 && (
         <Stack gap="sm" component="section" aria-labelledby="home-menu">
           <Title order={2} size="h3" id="home-menu">
             Your learning hub
@@ -232,7 +235,7 @@ export function HomePage() {
           <LinkCards links={menu} />
         </Stack>
       )}
-      {more.length > 0 && (
+      {settled && more.length > 0 && (
         <Stack gap="sm" component="section" aria-labelledby="home-more">
           <Title order={2} size="h3" id="home-more">
             More pages

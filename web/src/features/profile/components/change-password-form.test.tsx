@@ -87,6 +87,8 @@ describe('change password form', () => {
       },
     });
     await user.type(screen.getByLabelText(/Current password/), 'my old passphrase');
+    // The worker (zxcvbn and its dictionaries, 1.7 MB) starts only once a new password is typed.
+    expect(EstimatorWorker.urls).toEqual([]);
     await user.type(screen.getByLabelText(/^New password/), 'splice the fiber at dawn');
     await waitFor(
       () =>
