@@ -1,28 +1,57 @@
 import { NAV_ITEMS, STORAGE_KEYS, SYSTEM_ROLE_IDS } from '@learning-hub/core';
 import { expect, test } from '@playwright/test';
-import { createAccount, DEMO, signInAsRole, uniqueName } from '../support/fixtures';
+import Database from 'better-sqlite3';
+import { E2E_DB_PATH } from '../support/env';
+import { createAccount, DEMO, signInAs, signInAsRole, uniqueName } from '../support/fixtures';
 import { fillSignIn, logout, menuLabels, openAvatarMenu } from '../support/ui';
 
+test('auth: a student signs in from the form, lands on the start page and the method is kept', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/login\?next=%2F$/);
+  await fillSignIn(page, DEMO.student.username, DEMO.student.password);
+  await expect(
+    page.getByRole('heading', { level: 1, name: `Welcome, ${DEMO.student.firstname}` }),
+  ).toBeVisible();
+  // The method chosen (local by default) is kept in browser storage.
+  expect(await page.evaluate((k) => localStorage.getItem(k), STORAGE_KEYS.authMethod)).toBe(
+    'local',
+  );
+});
+
 for (const role of SYSTEM_ROLE_IDS) {
-  test(`auth: ${role} signs in from the form and sees the nav table's items`, async ({ page }) => {
+  test(`auth: ${role} sees the nav table's items`, async ({ page }) => {
+    await signInAsRole(page, role);
     await page.goto('/');
-    await expect(page).toHaveURL(/\/login\?next=%2F$/);
-    await fillSignIn(page, DEMO[role].username, DEMO[role].password);
     await expect(
       page.getByRole('heading', { level: 1, name: `Welcome, ${DEMO[role].firstname}` }),
     ).toBeVisible();
-
     const expected = NAV_ITEMS.filter(
       (i) => i.visibleTo === 'everyone' || i.visibleTo.includes(role),
     ).map((i) => i.label);
     expect(await menuLabels(page)).toEqual(expected);
-
-    // The method chosen (local by default) is kept in browser storage.
-    expect(await page.evaluate((k) => localStorage.getItem(k), STORAGE_KEYS.authMethod)).toBe(
-      'local',
-    );
   });
 }
+
+test('auth: a production start hashes passwords with OWASP argon2id parameters', () => {
+  // The e2e server is a production start (NODE_ENV=production, the built server) that seeded the
+  // demo accounts. The server's own tests hash at a token cost (server/src/test/setup.ts).
+  const db = new Database(E2E_DB_PATH, { readonly: true, fileMustExist: true });
+  try {
+    const rows = db
+      .prepare<[], { username: string; password_hash: string }>(
+        "select username, password_hash from users where username in ('admin', 'instructor', 'student')",
+      )
+      .all();
+    expect(rows.map((r) => r.username).sort()).toEqual(['admin', 'instructor', 'student']);
+    for (const row of rows) {
+      expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    }
+  } finally {
+    db.close();
+  }
+});
 
 test('auth: the avatar shows initials, the name and the department', async ({ page }) => {
   await signInAsRole(page, 'instructor');
@@ -39,8 +68,8 @@ test('auth: the avatar shows initials, the name and the department', async ({ pa
 
 test("auth: a user without a department is shown as 'Student'", async ({ page }) => {
   const account = createAccount({ username: uniqueName('nodept'), password: 'no department here' });
-  await page.goto('/login');
-  await fillSignIn(page, account.username, account.password);
+  await signInAs(page, account.username, account.password);
+  await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Welcome, Erin' })).toBeVisible();
   await openAvatarMenu(page);
   await expect(page.getByRole('menu')).toContainText('Student');
@@ -69,8 +98,9 @@ test('auth: a wrong password shows the server error in the form', async ({ page 
   await expect(page.getByText('Username is required')).toBeVisible();
 });
 
+// These end their session: each signs in on its own instead of sharing the worker's session.
 test('auth: signing out in one tab signs out the other', async ({ page, context }) => {
-  await signInAsRole(page, 'student');
+  await signInAs(page, DEMO.student.username, DEMO.student.password);
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Welcome, Sam' })).toBeVisible();
   const other = await context.newPage();
@@ -83,7 +113,7 @@ test('auth: signing out in one tab signs out the other', async ({ page, context 
 });
 
 test('auth: sign-out revokes the session on the server', async ({ page }) => {
-  const login = await signInAsRole(page, 'student');
+  const login = await signInAs(page, DEMO.student.username, DEMO.student.password);
   await page.goto('/');
   await logout(page);
   const me = await page.request.get('/api/auth/me', {
@@ -112,7 +142,7 @@ test('auth: an expired stored session is treated as absent and cleared', async (
 test('auth: a session ended on the server signs the tab out at its next request', async ({
   page,
 }) => {
-  const login = await signInAsRole(page, 'instructor');
+  const login = await signInAs(page, DEMO.instructor.username, DEMO.instructor.password);
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Welcome, Priya' })).toBeVisible();
   await page.request.post('/api/auth/logout', {

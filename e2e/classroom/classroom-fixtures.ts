@@ -15,7 +15,7 @@ import type {
   Submission,
 } from '@learning-hub/core';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import { apiSignIn, createAccount, DEMO, uniqueName } from '../support/fixtures';
+import { apiSignIn, createAccount, roleSession, uniqueName } from '../support/fixtures';
 
 /** A signed-in API client: the request context and the user's bearer token. */
 export class Api {
@@ -60,8 +60,9 @@ export async function apiAs(
   return new Api(request, login.token);
 }
 
-export const instructorApi = (request: APIRequestContext) =>
-  apiAs(request, DEMO.instructor.username, DEMO.instructor.password);
+/** The demo instructor, on the worker's shared session (support/fixtures.ts, roleSession). */
+export const instructorApi = async (request: APIRequestContext) =>
+  new Api(request, (await roleSession(request, 'instructor')).token);
 
 /** A fresh student account (the real admin CLI), so every test has its own learner. */
 export function newStudent(prefix = 'learner'): {

@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiSignIn, createAccount, uniqueName } from '../support/fixtures';
-import { fillSignIn } from '../support/ui';
+import { apiSignIn, createAccount, signInAs, uniqueName } from '../support/fixtures';
 
 test('profile: edit names and email; the avatar follows', async ({ page }) => {
   const account = createAccount({
@@ -8,8 +7,8 @@ test('profile: edit names and email; the avatar follows', async ({ page }) => {
     password: 'editing my own profile',
     department: 'Customer Support',
   });
+  await signInAs(page, account.username, account.password);
   await page.goto('/profile-settings');
-  await fillSignIn(page, account.username, account.password);
   await expect(page.getByRole('heading', { level: 1, name: 'Profile Settings' })).toBeVisible();
 
   await page.getByLabel(/^First name/).fill('Noor');
@@ -42,8 +41,8 @@ test('profile: change the password; other sessions end, this one stays', async (
   });
   const other = await apiSignIn(elsewhere, account.username, account.password);
 
+  await signInAs(page, account.username, account.password);
   await page.goto('/profile-settings');
-  await fillSignIn(page, account.username, account.password);
   await page.getByLabel(/^Current password/).fill('wrong current password');
   await page.getByLabel(/^New password/).fill('the second passphrase');
   await page.getByLabel(/^Confirm new password/).fill('the second passphrase');
@@ -84,8 +83,8 @@ test('profile: see the active sessions and end the others', async ({ page, playw
   const laptopLogin = await apiSignIn(laptop, account.username, account.password);
   const phoneLogin = await apiSignIn(phone, account.username, account.password);
 
+  await signInAs(page, account.username, account.password);
   await page.goto('/profile-settings');
-  await fillSignIn(page, account.username, account.password);
   const table = page.getByRole('table', { name: 'Active sessions' });
   await expect(table.getByRole('row')).toHaveCount(4);
   await expect(table).toContainText('Laptop/1.0');

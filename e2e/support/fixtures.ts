@@ -46,13 +46,8 @@ export async function apiSignIn(
   return (await response.json()) as LoginSuccess;
 }
 
-/** Signs in through the API and stores the session where the app keeps it, before any page loads. */
-export async function signInAs(
-  page: Page,
-  username: string,
-  password: string,
-): Promise<LoginSuccess> {
-  const login = await apiSignIn(page.request, username, password);
+/** Puts a session where the app keeps it, before any page of `page` loads (once per tab). */
+export async function useSession(page: Page, login: LoginSuccess): Promise<LoginSuccess> {
   const session = {
     isAuthenticated: true,
     user: login.user,
@@ -71,8 +66,44 @@ export async function signInAs(
   return login;
 }
 
-export const signInAsRole = (page: Page, role: SystemRoleId) =>
-  signInAs(page, DEMO[role].username, DEMO[role].password);
+/**
+ * Signs in through the API (a new session of its own) and stores it where the app keeps it,
+ * before any page loads. For a test that ends its session or must not share it; the others use
+ * `signInAsRole`.
+ */
+export async function signInAs(
+  page: Page,
+  username: string,
+  password: string,
+): Promise<LoginSuccess> {
+  return useSession(page, await apiSignIn(page.request, username, password));
+}
+
+/**
+ * The demo users' sessions of this worker: each role signs in once per worker, and every test of
+ * the worker that only needs to be that user shares the session (the browser-side equivalent of
+ * Playwright's storageState per role and worker). A test that signs out or ends sessions signs in
+ * on its own with `signInAs`. Sign-ins through the form are tested once per method
+ * (auth/sign-in.spec.ts, auth/providers.spec.ts). See docs/testing.md.
+ */
+const roleSessions = new Map<SystemRoleId, Promise<LoginSuccess>>();
+
+/** The worker's shared session of a demo role, signed in on first use. */
+export function roleSession(request: APIRequestContext, role: SystemRoleId): Promise<LoginSuccess> {
+  let login = roleSessions.get(role);
+  if (!login) {
+    login = apiSignIn(request, DEMO[role].username, DEMO[role].password);
+    // A failed sign-in is not kept: the next test tries again (and fails with its own reason).
+    login.catch(() => roleSessions.delete(role));
+    roleSessions.set(role, login);
+  }
+  return login;
+}
+
+/** Opens `page` as the demo user of `role`, with the worker's shared session of that role. */
+export async function signInAsRole(page: Page, role: SystemRoleId): Promise<LoginSuccess> {
+  return useSession(page, await roleSession(page.request, role));
+}
 
 let counter = 0;
 /** A unique username for this test run. */
@@ -117,9 +148,13 @@ export function createAccount(options: {
   return { username: options.username, password };
 }
 
-/** Fails on any serious or critical axe violation on the current page. */
+/**
+ * Fails on any serious or critical axe violation on the current page. Every rule runs on every
+ * element; only the violations are collected (`resultTypes`): axe then skips building selectors
+ * and snippets for the thousands of elements that pass, most of a scan's time on a large page.
+ */
 export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
   const serious = results.violations.filter(
     (v) => v.impact === 'serious' || v.impact === 'critical',
   );

@@ -27,3 +27,16 @@ export async function logout(page: Page): Promise<void> {
   await page.getByRole('menuitem', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/login$/);
 }
+
+/**
+ * Goes to `url` inside the running app, as a link would (history + popstate: the router renders
+ * the route, its guard decides), without loading the page again. Walks over many routes use it
+ * after one real page load; what a direct load of a URL does is the same for every route and is
+ * checked by the walks' first page and by the specs that `goto` a page.
+ */
+export async function navigateInApp(page: Page, url: string): Promise<void> {
+  await page.evaluate((to) => {
+    window.history.pushState(null, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
+  }, url);
+}
