@@ -1,6 +1,7 @@
 import { ROUTES, type SystemRoleId } from '@learning-hub/core';
 import { expect, test, type Page } from '@playwright/test';
 import { signInAsRole } from '../support/fixtures';
+import { navigateInApp } from '../support/ui';
 
 /**
  * Every route of the spec's table, as anonymous, student, instructor and admin. The outcome per
@@ -102,23 +103,38 @@ async function expectOutcome(page: Page, path: string, url: string, outcome: Out
   }
 }
 
-// These walk all the spec's routes in one test, a full page load each: they get triple time.
-test('routes: anonymous visitors are sent to /login with the page remembered', async ({ page }) => {
-  test.slow();
-  for (const { url } of Object.values(TABLE)) {
+/**
+ * One walk per role over the whole table: the first route is a real page load (a deep link), the
+ * others are reached inside the app, where the same guard decides (support/ui.ts, navigateInApp).
+ * Between two routes the walk passes the Not Found page, so what a step sees can only be the
+ * outcome of its own route, never the page the step before left on screen.
+ */
+async function walkTo(page: Page, url: string, first: boolean) {
+  if (first) {
     await page.goto(url);
-    await expect(page).toHaveURL(`/login?next=${encodeURIComponent(url)}`);
-    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+    return;
+  }
+  await navigateInApp(page, '/no/such/place');
+  await expect(page.getByRole('heading', { level: 1, name: 'Page Not Found' })).toBeVisible();
+  await navigateInApp(page, url);
+}
+
+test('routes: anonymous visitors are sent to /login with the page remembered', async ({ page }) => {
+  for (const [index, { url }] of Object.values(TABLE).entries()) {
+    await test.step(url, async () => {
+      await walkTo(page, url, index === 0);
+      await expect(page).toHaveURL(`/login?next=${encodeURIComponent(url)}`);
+      await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+    });
   }
 });
 
 for (const role of ['student', 'instructor', 'admin'] as SystemRoleId[]) {
   test(`routes: ${role} gets exactly the spec's outcome on every route`, async ({ page }) => {
-    test.slow();
     await signInAsRole(page, role);
-    for (const [path, row] of Object.entries(TABLE)) {
+    for (const [index, [path, row]] of Object.entries(TABLE).entries()) {
       await test.step(`${row.url} → ${row[role]}`, async () => {
-        await page.goto(row.url);
+        await walkTo(page, row.url, index === 0);
         await expectOutcome(page, path, row.url, row[role]);
       });
     }
