@@ -57,6 +57,10 @@ export default defineConfig({
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['src/test/setup.ts'],
+          // As on the server: a worker's files share its modules (half the web suite's time was
+          // setting up jsdom and importing Mantine and the app again for every file). The setup
+          // file resets what tests change after each test (docs/testing.md).
+          isolate: false,
           css: false,
           // Above Testing Library's 5 s wait (src/test/setup.ts), so a slow page fails on its own
           // assertion rather than on the test's clock.

@@ -22,12 +22,12 @@ export type StrengthService = (
 /** Pause in typing before estimating. */
 const ESTIMATE_DELAY_MS = 150;
 
-let shared: StrengthService | null | undefined;
+let shared: StrengthService | undefined;
 
 /** The page's strength service: one worker, started at first use; null without workers. */
 export function strengthService(): StrengthService | null {
-  if (shared !== undefined) return shared;
-  if (typeof Worker === 'undefined') return (shared = null);
+  if (shared) return shared;
+  if (typeof Worker === 'undefined') return null;
   const worker = new Worker(new URL('./password-strength.worker.ts', import.meta.url), {
     type: 'module',
   });
