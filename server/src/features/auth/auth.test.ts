@@ -109,22 +109,24 @@ describe.skipIf(!available)(`auth API (${TEST_DB_KIND})`, () => {
       const suiteCost = setPasswordHashCostForTests(OWASP_HASH_COST);
       onTestFinished(() => void setPasswordHashCostForTests(suiteCost));
       await createTestUser(ctx, { username: 'timed' });
+      let attempt = 0;
       const time = async (username: string) => {
         const start = performance.now();
-        await login(username, 'wrong password', '10.1.1.1');
+        // From a new address each time: the throttle must not answer in place of the check.
+        await login(username, 'wrong password', `10.1.1.${(attempt += 1)}`);
         return performance.now() - start;
       };
-      // Warm up, then take medians: the unknown-user path must also run a full argon2 verify.
+      // Warm up, then compare the fastest of five, which a busy machine cannot make faster: the
+      // unknown-user path must also run a full argon2 verify.
       await time('timed');
       await time('ghost');
       const known: number[] = [];
       const ghost: number[] = [];
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < 5; i++) {
         known.push(await time('timed'));
         ghost.push(await time(`ghost${i}`));
       }
-      const median = (xs: number[]) => xs.sort((a, b) => a - b)[1] ?? 0;
-      expect(median(ghost)).toBeGreaterThan(median(known) * 0.4);
+      expect(Math.min(...ghost)).toBeGreaterThan(Math.min(...known) * 0.4);
     });
 
     it('tells a deactivated account apart only to someone who knows its password', async () => {
