@@ -37,6 +37,12 @@ export const theme = createTheme({
   components: {
     // Every dialog's and notification's close button has a name (axe: button-name), and
     // notification text uses the AA dimmed colour (Mantine's default is 3.3:1 on white).
+    // A spinner is named by its aria-label, and a name needs a role (axe: aria-prohibited-attr):
+    // an indeterminate progress bar is the role of a busy indicator. Spinners that only decorate
+    // a labelled button set aria-hidden.
+    Loader: {
+      defaultProps: { role: 'progressbar' },
+    },
     Modal: {
       defaultProps: {
         closeButtonProps: { 'aria-label': 'Close' },
