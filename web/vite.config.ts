@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './build/precompress.ts';
@@ -38,6 +39,12 @@ export default defineConfig({
     sourcemap: true,
     chunkSizeWarningLimit: 900,
     rolldownOptions: {
+      // Every page is index.html, except /login's first load: login.html, the sign-in page as
+      // plain HTML that loads the app when it is used (docs/front-end.md).
+      input: {
+        index: fileURLToPath(new URL('index.html', import.meta.url)),
+        login: fileURLToPath(new URL('login.html', import.meta.url)),
+      },
       output: {
         // Libraries in chunks of their own, so that they stay cached across releases of the app's
         // code and each loads only where it is used (docs/front-end.md). Everything else,
