@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './build/precompress.ts';
 
@@ -28,8 +28,30 @@ const VENDOR_CHUNKS: ReadonlyArray<{ name: string; test: RegExp; tags?: ['$initi
   { name: 'vendor', test: /\/node_modules\//, tags: ['$initial'] },
 ];
 
+/**
+ * Moves index.html's stylesheets from the head to the end of the body: the shell index.html draws
+ * with its inline styles then paints at once instead of after the stylesheet (a stylesheet in the
+ * body holds up only what follows it); the app's scripts still run only once it is there.
+ */
+function stylesAfterShell(): Plugin {
+  return {
+    name: 'learning-hub:styles-after-shell',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { path }) {
+        if (path !== '/index.html') return html;
+        const links = html.match(/<link rel="stylesheet"[^>]*>\n?/g) ?? [];
+        let out = html;
+        for (const link of links) out = out.replace(link, '');
+        return out.replace('</body>', `${links.map((l) => `  ${l.trim()}\n`).join('')}  </body>`);
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), stylesAfterShell()],
   server: {
     port: 5173,
     proxy: { '/api': { target: apiTarget, changeOrigin: false } },
