@@ -184,6 +184,33 @@ async function audit(
   }
 }
 
+/** The scripts a page loads once its first field has the focus and the network is quiet. */
+async function scriptsAfterFirstTouch(url: string): Promise<string[]> {
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROME_PATH,
+    chromeFlags: CHROME_FLAGS,
+    logLevel: 'silent',
+  });
+  try {
+    const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+    try {
+      const page = await browser.newPage();
+      const scripts = new Set<string>();
+      page.on('request', (r) => {
+        if (r.resourceType() === 'script') scripts.add(r.url());
+      });
+      await page.goto(url, { waitUntil: 'networkidle0' });
+      await page.focus('input');
+      await page.waitForNetworkIdle({ idleTime: 500 });
+      return [...scripts];
+    } finally {
+      await browser.disconnect();
+    }
+  } finally {
+    chrome.kill();
+  }
+}
+
 /** Bytes of the body the server sends for `url` to a client that accepts only gzip. */
 function gzipBytes(url: string): Promise<{ bytes: number; compressedByServer: boolean }> {
   return new Promise((resolve, reject) => {
@@ -308,6 +335,16 @@ async function main(): Promise<void> {
     if (notCompressed > 0) {
       console.log(`  (${notCompressed} of them were not sent gzipped; counted gzipped here)`);
     }
+    // /login is plain HTML until it is used (docs/front-end.md): what the first touch then loads.
+    const touched = await scriptsAfterFirstTouch(`${origin}/login`);
+    let appGzip = 0;
+    for (const url of touched.filter((u) => !scripts.includes(u))) {
+      appGzip += (await gzipBytes(url)).bytes;
+    }
+    console.log(
+      `/login's first touch loads the app: ${touched.length - scripts.length} more scripts, ` +
+        `${kb(appGzip).toFixed(1)} kB gzip`,
+    );
     if (scripts.some((u) => u.includes('password-strength'))) {
       console.log('  the password-strength worker loaded on /login: it should not');
     }

@@ -1,4 +1,5 @@
-import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './build/precompress.ts';
 
@@ -27,8 +28,30 @@ const VENDOR_CHUNKS: ReadonlyArray<{ name: string; test: RegExp; tags?: ['$initi
   { name: 'vendor', test: /\/node_modules\//, tags: ['$initial'] },
 ];
 
+/**
+ * Moves index.html's stylesheets from the head to the end of the body: the shell index.html draws
+ * with its inline styles then paints at once instead of after the stylesheet (a stylesheet in the
+ * body holds up only what follows it); the app's scripts still run only once it is there.
+ */
+function stylesAfterShell(): Plugin {
+  return {
+    name: 'learning-hub:styles-after-shell',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { path }) {
+        if (path !== '/index.html') return html;
+        const links = html.match(/<link rel="stylesheet"[^>]*>\n?/g) ?? [];
+        let out = html;
+        for (const link of links) out = out.replace(link, '');
+        return out.replace('</body>', `${links.map((l) => `  ${l.trim()}\n`).join('')}  </body>`);
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), stylesAfterShell()],
   server: {
     port: 5173,
     proxy: { '/api': { target: apiTarget, changeOrigin: false } },
@@ -38,6 +61,12 @@ export default defineConfig({
     sourcemap: true,
     chunkSizeWarningLimit: 900,
     rolldownOptions: {
+      // Every page is index.html, except /login's first load: login.html, the sign-in page as
+      // plain HTML that loads the app when it is used (docs/front-end.md).
+      input: {
+        index: fileURLToPath(new URL('index.html', import.meta.url)),
+        login: fileURLToPath(new URL('login.html', import.meta.url)),
+      },
       output: {
         // Libraries in chunks of their own, so that they stay cached across releases of the app's
         // code and each loads only where it is used (docs/front-end.md). Everything else,

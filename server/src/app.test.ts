@@ -13,6 +13,7 @@ describe('serving the web app', () => {
     dir = mkdtempSync(join(tmpdir(), 'lh-web-'));
     mkdirSync(join(dir, 'assets'));
     writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Learning Hub</title>');
+    writeFileSync(join(dir, 'login.html'), '<!doctype html><title>Sign in · Learning Hub</title>');
     writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
     const config = loadConfig({ NODE_ENV: 'test', WEB_DIST_DIR: dir });
     // Static serving never reaches the database.
@@ -26,7 +27,7 @@ describe('serving the web app', () => {
 
   it.each([
     '/',
-    '/login',
+    '/login/',
     '/library',
     '/departments/field-operations',
     '/no/such/page',
@@ -38,6 +39,16 @@ describe('serving the web app', () => {
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.body).toContain('<title>Learning Hub</title>');
   });
+
+  it.each(['/login', '/login?next=%2Fprofile-settings'])(
+    'answers GET %s with the static sign-in page (docs/front-end.md)',
+    async (url) => {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.body).toContain('<title>Sign in · Learning Hub</title>');
+    },
+  );
 
   it('serves hashed assets with a long cache lifetime', async () => {
     const res = await app.inject({ method: 'GET', url: '/assets/index-abc123.js' });

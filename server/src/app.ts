@@ -198,6 +198,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const webDist = config.webDistDir;
   const hasWeb = existsSync(join(webDist, 'index.html'));
+  // /login's first load is the sign-in page as plain HTML, which loads the app when it is used
+  // (docs/front-end.md); a build without it serves index.html there too.
+  const hasLoginPage = hasWeb && existsSync(join(webDist, 'login.html'));
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDist,
@@ -231,7 +234,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       path !== '/api';
     if (wantsPage) {
       // Client-side routes (and unknown paths, which the app shows as Not Found).
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      const page = hasLoginPage && path === '/login' ? 'login.html' : 'index.html';
+      return reply.header('cache-control', 'no-cache').sendFile(page);
     }
     return sendError(
       request,

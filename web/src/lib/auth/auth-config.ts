@@ -1,6 +1,6 @@
 /** GET /api/auth/config: the methods and providers the sign-in page offers, and dev mode. */
 import { AuthConfigSchema, type AuthConfig, type AuthMethod } from '@learning-hub/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { api } from '../api-client';
 import { getAuthMethod, isStoredAuthMethod, setAuthMethod } from './auth-method';
 
@@ -18,6 +18,16 @@ export const FALLBACK_AUTH_CONFIG: AuthConfig = {
 
 export function fetchAuthConfig(): Promise<AuthConfig> {
   return api.get('/api/auth/config', AuthConfigSchema, { auth: false });
+}
+
+/**
+ * Puts an answer of GET /api/auth/config fetched before the app started (by /login's static page)
+ * into the cache, if it matches the contract; otherwise the app asks as usual.
+ */
+export function seedAuthConfig(queryClient: QueryClient, answer: unknown): void {
+  if (answer === undefined) return;
+  const parsed = AuthConfigSchema.safeParse(answer);
+  if (parsed.success) queryClient.setQueryData(AUTH_CONFIG_QUERY_KEY, parsed.data);
 }
 
 export interface AuthConfigState {

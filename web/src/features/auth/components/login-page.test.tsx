@@ -1,8 +1,9 @@
 import { buildOverview } from '../../../test/classroom-fixtures';
 import { STORAGE_KEYS, type PublicUser } from '@learning-hub/core';
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { formatDateTime } from '../../../lib/format';
+import { setLoginHandoff } from '../../../lib/login-handoff';
 import { mockFetch, NETWORK_FAILURE } from '../../../test/fetch-mock';
 import { buildAuthConfig, buildMe, buildUser } from '../../../test/fixtures';
 import { findHeading, renderApp } from '../../../test/render-app';
@@ -97,6 +98,46 @@ describe('login page', () => {
     await findHeading('Welcome, Sam');
     expect(router.state.location.pathname).toBe('/');
     expect(window.localStorage.getItem(STORAGE_KEYS.authMethod)).toBe('local');
+  });
+
+  it("takes over what was typed into /login's static page, and its submit", async () => {
+    const fetchMock = mockFetch({
+      'POST /api/auth/local': {
+        body: {
+          success: true,
+          user: student,
+          token: 'tok',
+          expiresAt: new Date(Date.now() + 3.6e6).toISOString(),
+        },
+      },
+      'GET /api/auth/me': { body: buildMe(student) },
+    });
+    onTestFinished(() => setLoginHandoff(null));
+    setLoginHandoff({
+      username: 'student',
+      password: 'typed before the app',
+      focused: 'password',
+      submitted: true,
+    });
+    const { router } = renderApp('/login');
+    await findHeading('Welcome, Sam');
+    expect(fetchMock.callsTo('POST /api/auth/local')[0]?.body).toEqual({
+      username: 'student',
+      password: 'typed before the app',
+    });
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it("gives the focus back to the static page's field, once", async () => {
+    mockFetch();
+    onTestFinished(() => setLoginHandoff(null));
+    setLoginHandoff({ username: 'stu', password: '', focused: 'username', submitted: false });
+    renderApp('/login');
+    await findHeading('Sign in');
+    const field = screen.getByLabelText(/Username/);
+    await waitFor(() => expect(field).toHaveFocus());
+    expect(field).toHaveValue('stu');
+    expect(screen.getByLabelText(/Password/)).toHaveValue('');
   });
 
   it('offers the method only when the server enables more than one', async () => {

@@ -20,7 +20,7 @@ import {
 } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { IconAlertCircle, IconCode, IconKey } from '@tabler/icons-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { LazySelect } from '../../../components/lazy-select';
 import { PageLoader } from '../../../components/page-loader';
@@ -28,6 +28,7 @@ import { useAuth } from '../../../lib/auth/auth-context';
 import { useAuthConfig } from '../../../lib/auth/auth-config';
 import { AUTH_METHOD_LABELS, setAuthMethod } from '../../../lib/auth/auth-method';
 import { PROVIDER_MESSAGES, reportSsoError, ssoStartUrl } from '../../../lib/auth/auth-service';
+import { peekLoginHandoff, setLoginHandoff } from '../../../lib/login-handoff';
 import { safeNextPath } from '../../../lib/safe-next';
 import { notifyFailedAttempts } from '../failed-attempts';
 
@@ -177,11 +178,42 @@ function PasswordSignIn({
   const providers = method === 'ldap' || method === 'moodle' ? config.providers[method] : [];
   const [provider, setProvider] = useState<string | null>(providers[0]?.id ?? null);
 
+  // What was typed into /login's static page before the app was there (src/login.ts).
+  const [handoff] = useState(peekLoginHandoff);
+  const formRef = useRef<HTMLFormElement>(null);
   const form = useForm<LoginValues>({
     mode: 'uncontrolled',
-    initialValues: { username: '', password: '' },
+    initialValues: { username: handoff?.username ?? '', password: handoff?.password ?? '' },
     validate: schemaResolver(CredentialsSchema, { sync: true }),
   });
+  const tookOver = useRef(false);
+  // Before the browser handles another key: nothing typed meanwhile goes astray.
+  useLayoutEffect(() => {
+    if (!handoff || tookOver.current) return;
+    tookOver.current = true;
+    setLoginHandoff(null);
+    // Typed between this form's first render and its taking the static one's place: set in the
+    // form and in the field alike (a field set through the form alone would be remounted).
+    const element = formRef.current;
+    const { focused, submitted } = handoff;
+    for (const name of ['username', 'password'] as const) {
+      const value = handoff[name];
+      if (form.getValues()[name] === value) continue;
+      form.setFieldValue(name, value, { forceUpdate: false });
+      const input = element?.querySelector<HTMLInputElement>(`input[name="${name}"]`);
+      if (input) input.value = value;
+    }
+    // A submit the static form took is the user's: only for the method it showed (local).
+    if (submitted && method === 'local') {
+      element?.requestSubmit();
+      return;
+    }
+    if (focused) {
+      const input = element?.querySelector<HTMLInputElement>(`input[name="${focused}"]`);
+      input?.focus();
+      input?.setSelectionRange(input.value.length, input.value.length);
+    }
+  }, [handoff, form, method]);
 
   const submit = async (values: LoginValues) => {
     setSubmitting(true);
@@ -199,7 +231,7 @@ function PasswordSignIn({
   };
 
   return (
-    <form onSubmit={form.onSubmit((values) => void submit(values))} noValidate>
+    <form ref={formRef} onSubmit={form.onSubmit((values) => void submit(values))} noValidate>
       <Stack gap="md">
         {(method === 'ldap' || method === 'moodle') && providers.length > 1 && (
           <LazySelect
@@ -212,6 +244,7 @@ function PasswordSignIn({
         )}
         <TextInput
           label="Username"
+          name="username"
           autoComplete="username"
           withAsterisk
           key={form.key('username')}
@@ -219,6 +252,7 @@ function PasswordSignIn({
         />
         <PasswordInput
           label="Password"
+          name="password"
           autoComplete="current-password"
           withAsterisk
           key={form.key('password')}
