@@ -97,6 +97,20 @@ describe("/login's static page", () => {
     expect(loadApp).toHaveBeenCalledTimes(2);
   });
 
+  it("names the colour-scheme toggle after the system's scheme, which the page follows", () => {
+    staticPage();
+    document.body.insertAdjacentHTML(
+      'afterbegin',
+      '<button type="button" aria-label="Switch to dark colour scheme"></button>',
+    );
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('dark') }));
+    start();
+    expect(document.querySelector('button')).toHaveAttribute(
+      'aria-label',
+      'Switch to light colour scheme',
+    );
+  });
+
   it('knows the configuration the static form stands for', () => {
     expect(isLocalOnly(LOCAL_ONLY)).toBe(true);
     expect(isLocalOnly({ ...LOCAL_ONLY, methods: ['local', 'ldap'] })).toBe(false);

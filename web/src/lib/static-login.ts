@@ -54,6 +54,14 @@ export function startStaticLogin({
   };
   setLoginHandoff(handoff);
 
+  // The static page follows the system's colour scheme (its styles); the toggle's name says so,
+  // as the app's does.
+  if (doc.defaultView?.matchMedia?.('(prefers-color-scheme: dark)').matches) {
+    doc
+      .querySelector('[aria-label="Switch to dark colour scheme"]')
+      ?.setAttribute('aria-label', 'Switch to light colour scheme');
+  }
+
   let loading = false;
   const start = () => {
     if (loading) return;

@@ -7,10 +7,49 @@ import { setLoginHandoff } from '../../../lib/login-handoff';
 import { mockFetch, NETWORK_FAILURE } from '../../../test/fetch-mock';
 import { buildAuthConfig, buildMe, buildUser } from '../../../test/fixtures';
 import { findHeading, renderApp } from '../../../test/render-app';
+import staticLoginHtml from '../../../../login.html?raw';
 
 const student = buildUser();
 
+/** The names a visitor meets on login.html, the page drawn before the app (docs/front-end.md). */
+function staticLoginNames() {
+  const page = new DOMParser().parseFromString(staticLoginHtml, 'text/html');
+  const named = (selector: string) =>
+    [...page.body.querySelectorAll(selector)].map((element) =>
+      (element.getAttribute('aria-label') ?? element.textContent ?? '').replace(/\s+/g, ' ').trim(),
+    );
+  return {
+    title: page.title,
+    headings: named('h1'),
+    labels: named('label').map((label) => label.replace(/ \*$/, '')),
+    buttons: named('button'),
+    links: named('a[href]'),
+  };
+}
+
 describe('login page', () => {
+  it('is what login.html draws before the app: the same heading, fields, buttons and links', async () => {
+    mockFetch();
+    renderApp('/login');
+    await findHeading('Sign in');
+    const drawn = staticLoginNames();
+    expect(drawn.title).toBe('Sign in · Learning Hub');
+    expect(drawn.headings).toEqual(['Sign in']);
+    expect(drawn.labels).toEqual(['Username', 'Password']);
+    for (const label of drawn.labels) {
+      expect(screen.getByLabelText(new RegExp(`^${label}`))).toBeInTheDocument();
+    }
+    for (const name of drawn.buttons) {
+      expect(screen.getByRole('button', { name })).toBeInTheDocument();
+    }
+    for (const name of drawn.links) {
+      expect(screen.getByRole('link', { name })).toBeInTheDocument();
+    }
+    // And nothing the app's form asks for is missing from the static one.
+    const form = screen.getByRole('button', { name: 'Sign in' }).closest('form')!;
+    expect(within(form).getAllByRole('textbox').length + 1).toBe(drawn.labels.length);
+  });
+
   it('validates inline without calling the server', async () => {
     const fetchMock = mockFetch();
     const { user } = renderApp('/login');
