@@ -135,11 +135,13 @@ export async function copyTemplate(
   return {
     kind: 'postgres',
     url: withDatabase(template.serverUrl, name),
-    // Not awaited: the next test need not wait for the server to delete files. What a killed
-    // worker leaves behind, the global teardown drops (dropTestCopies).
+    // Not awaited: the next test need not wait for the server to delete files. Not forced: a
+    // connection of the test's pool that is still closing would be cut (`57P01`), an uncaught
+    // error in the worker; a copy still in use is left to the global teardown (dropTestCopies),
+    // as is what a killed worker leaves behind.
     remove: async () => {
       void withClient(template.serverUrl, (client) =>
-        client.query(`drop database if exists ${quoted(name)} with (force)`),
+        client.query(`drop database if exists ${quoted(name)}`),
       ).catch(() => undefined);
     },
   };
@@ -180,6 +182,9 @@ async function dropTestCopies(client: pg.Client, template: string): Promise<void
     [copyPrefix(template)],
   );
   for (const { name } of rows) {
-    await client.query(`drop database if exists ${quoted(name)} with (force)`);
+    // Unforced first (every test has ended by now); forced only for one still held open.
+    await client
+      .query(`drop database if exists ${quoted(name)}`)
+      .catch(() => client.query(`drop database if exists ${quoted(name)} with (force)`));
   }
 }
