@@ -26,9 +26,6 @@ export default defineConfig({
   retries: 0,
   reporter: [
     ['list'],
-    ...(process.env.CI
-      ? [['html', { open: 'never', outputFolder: '../playwright-report' }] as const]
-      : []),
     // `npm test` prints the slowest files and one summary line from this (scripts/test.mjs).
     ...(process.env.TEST_TIMINGS_FILE
       ? [['../scripts/test-report/playwright-reporter.ts'] as const]
@@ -37,7 +34,10 @@ export default defineConfig({
   use: {
     baseURL: BASE_URL,
     browserName: 'chromium',
-    trace: 'retain-on-failure',
+    // A trace records every action of every test (DOM snapshots, screenshots), a tenth or more of
+    // a test's time, to keep it for the few that fail. CI keeps only what the run printed, so CI
+    // records none: rerun a failure with `--trace on` (docs/testing.md).
+    trace: process.env.CI ? 'off' : 'retain-on-failure',
     // Drawers and menus appear at once, so axe scans their final state, not a fade.
     reducedMotion: 'reduce',
     screenshot: 'only-on-failure',
