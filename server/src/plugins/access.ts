@@ -18,7 +18,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db';
-import { createSessionResolver } from '../auth/session-resolver';
+import { createSessionResolver, type ResolvedSession } from '../auth/session-resolver';
 import { findSessionById, touchSession, type SessionRecord } from '../auth/session-repository';
 import type { ChangeTracker } from '../db/change-tracker';
 import { requiresPasswordChange } from '../auth/password-change';
@@ -161,10 +161,16 @@ export default fp<AccessPluginOptions>(
         app.routeAccess.set(`${method} ${route.url}`, access);
     });
 
-    app.addHook('onRequest', async (request) => {
-      const access = request.routeOptions.config?.access;
-      if (!access || access.public) return;
-      await urlSigner.ready();
+    type Access = Exclude<RouteAccess, { public: true }>;
+
+    /**
+     * The request's authentication and authorisation. Returns nothing when it could decide at
+     * once — the hot path: session and user cached (SQLite), permissions loaded — else a promise
+     * of the same steps after a database read; throws (or rejects) with the refusal. The steps,
+     * and what they read, are the same either way.
+     */
+    function authenticate(request: FastifyRequest, access: Access): Promise<void> | undefined {
+      if (!urlSigner.isReady) return urlSigner.ready().then(() => authenticate(request, access));
 
       const token = bearerToken(request.headers.authorization);
       const at = now();
@@ -172,30 +178,51 @@ export default fp<AccessPluginOptions>(
         !token && access.allowSignedUrl
           ? urlSigner.verify(request.url.split('?')[0] ?? '', request.query as SignedQuery)
           : null;
-      if (!token && devUser) {
-        const user = await devUser();
-        request.auth = {
-          user,
-          session: devSession(user.id, at, request.ip),
-          rolesVersion: await currentRolesVersion(db),
-        };
-        await app.access.ensureUser(user, request.auth.rolesVersion);
-        return;
-      }
+      if (!token && devUser) return authenticateDevUser(request, at);
       if (!token && !signedSession) throw new AppError('UNAUTHENTICATED', NOT_AUTHENTICATED);
-      const found = token
-        ? await resolveSession(token)
-        : await findSessionById(db, signedSession as string);
+      const found = token ? resolveSession(token) : findSessionById(db, signedSession as string);
+      return found instanceof Promise
+        ? found.then((resolved) => admit(request, access, resolved, at))
+        : admit(request, access, found, at);
+    }
+
+    async function authenticateDevUser(request: FastifyRequest, at: number): Promise<void> {
+      const user = await (devUser as () => Promise<UserRecord>)();
+      request.auth = {
+        user,
+        session: devSession(user.id, at, request.ip),
+        rolesVersion: await currentRolesVersion(db),
+      };
+      await app.access.ensureUser(user, request.auth.rolesVersion);
+    }
+
+    /** The session must be live and the user active; then the route's requirement. */
+    function admit(
+      request: FastifyRequest,
+      access: Access,
+      found: ResolvedSession | null,
+      at: number,
+    ): Promise<void> | undefined {
       if (!found || !found.user.isActive) throw new AppError('UNAUTHENTICATED', NOT_AUTHENTICATED);
-      const { session, user, rolesVersion } = found;
+      const { session } = found;
       if (session.revokedAt !== null || Date.parse(session.expiresAt) <= at) {
         throw new AppError('SESSION_EXPIRED', NOT_AUTHENTICATED);
       }
       if (at - Date.parse(session.lastUsedAt) > TOUCH_INTERVAL_MS) {
         const iso = new Date(at).toISOString();
-        await touchSession(db, session.id, iso);
-        session.lastUsedAt = iso;
+        return touchSession(db, session.id, iso).then(() => {
+          session.lastUsedAt = iso;
+          return authorize(request, access, found);
+        });
       }
+      return authorize(request, access, found);
+    }
+
+    function authorize(
+      request: FastifyRequest,
+      access: Access,
+      { user, session, rolesVersion }: ResolvedSession,
+    ): Promise<void> | undefined {
       request.auth = { user, session, rolesVersion };
 
       if (requiresPasswordChange(user) && !access.allowDuringPasswordChange) {
@@ -206,7 +233,14 @@ export default fp<AccessPluginOptions>(
       }
 
       // The user's current permissions (reloaded only when their versions changed).
-      await app.access.ensureUser(user, rolesVersion);
+      if (!app.access.isCurrent(user, rolesVersion)) {
+        return app.access.ensureUser(user, rolesVersion).then(() => decide(request, access, user));
+      }
+      decide(request, access, user);
+      return undefined;
+    }
+
+    function decide(request: FastifyRequest, access: Access, user: UserRecord): void {
       const hasRequirement =
         (access.permissions?.length ?? 0) > 0 || (access.roles?.length ?? 0) > 0;
       if (!hasRequirement) return;
@@ -220,6 +254,21 @@ export default fp<AccessPluginOptions>(
         resolveScope(access.scope, request.params as Record<string, string | undefined>),
       );
       if (!decision.allowed) throw new AppError('FORBIDDEN', decision.reason);
+    }
+
+    // A callback hook rather than an async one: a request that can be decided at once goes on
+    // without a promise or a turn of the microtask queue.
+    app.addHook('onRequest', (request, _reply, done) => {
+      const access = request.routeOptions.config?.access;
+      if (!access || access.public) return done();
+      let pending: Promise<void> | undefined;
+      try {
+        pending = authenticate(request, access);
+      } catch (error) {
+        return done(error as Error);
+      }
+      if (pending === undefined) return done();
+      pending.then(() => done(), done);
     });
   },
   { name: 'access' },
