@@ -10,12 +10,13 @@
 import {
   AppError,
   resolveScope,
+  type AccessRequirement,
   type AuditRing,
   type PermissionId,
   type RouteScope,
   type SystemRoleId,
 } from '@learning-hub/core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db';
 import { createSessionResolver, type ResolvedSession } from '../auth/session-resolver';
@@ -150,15 +151,22 @@ export default fp<AccessPluginOptions>(
     app.decorateRequest('auth', null);
 
     app.addHook('onRoute', (route) => {
-      if (!mustDeclareAccess(route.url)) return;
       const access = route.config?.access;
-      if (!access) {
-        throw new Error(
-          `Route ${String(route.method)} ${route.url} declares no access requirement (config.access).`,
-        );
+      if (mustDeclareAccess(route.url)) {
+        if (!access) {
+          throw new Error(
+            `Route ${String(route.method)} ${route.url} declares no access requirement (config.access).`,
+          );
+        }
+        for (const method of [route.method].flat())
+          app.routeAccess.set(`${method} ${route.url}`, access);
       }
-      for (const method of [route.method].flat())
-        app.routeAccess.set(`${method} ${route.url}`, access);
+      // The route's own guard, first of its hooks: it runs after the app's onRequest hooks and
+      // before anything a plugin attached to the route (rate limits), as an app hook did. Public
+      // routes get none. Being the route's, it knows its declaration without asking the request.
+      if (access && !access.public) {
+        route.onRequest = [guard(access), ...[route.onRequest ?? []].flat()];
+      }
     });
 
     type Access = Exclude<RouteAccess, { public: true }>;
@@ -240,36 +248,52 @@ export default fp<AccessPluginOptions>(
       return undefined;
     }
 
+    /** What the route requires, beyond a signed-in user (computed once per route). */
+    const requirements = new WeakMap<Access, AccessRequirement | null>();
+    const requirementOf = (access: Access): AccessRequirement | null => {
+      let requirement = requirements.get(access);
+      if (requirement === undefined) {
+        const hasRequirement =
+          (access.permissions?.length ?? 0) > 0 || (access.roles?.length ?? 0) > 0;
+        requirement = hasRequirement
+          ? {
+              permissions: access.permissions ?? [],
+              mode: access.mode ?? 'all',
+              roles: access.roles ?? [],
+            }
+          : null;
+        requirements.set(access, requirement);
+      }
+      return requirement;
+    };
+
     function decide(request: FastifyRequest, access: Access, user: UserRecord): void {
-      const hasRequirement =
-        (access.permissions?.length ?? 0) > 0 || (access.roles?.length ?? 0) > 0;
-      if (!hasRequirement) return;
+      const requirement = requirementOf(access);
+      if (requirement === null) return;
       const decision = app.access.decide(
         user.id,
-        {
-          permissions: access.permissions ?? [],
-          mode: access.mode ?? 'all',
-          roles: access.roles ?? [],
-        },
+        requirement,
         resolveScope(access.scope, request.params as Record<string, string | undefined>),
       );
       if (!decision.allowed) throw new AppError('FORBIDDEN', decision.reason);
     }
 
-    // A callback hook rather than an async one: a request that can be decided at once goes on
-    // without a promise or a turn of the microtask queue.
-    app.addHook('onRequest', (request, _reply, done) => {
-      const access = request.routeOptions.config?.access;
-      if (!access || access.public) return done();
-      let pending: Promise<void> | undefined;
-      try {
-        pending = authenticate(request, access);
-      } catch (error) {
-        return done(error as Error);
-      }
-      if (pending === undefined) return done();
-      pending.then(() => done(), done);
-    });
+    /**
+     * A route's guard. A callback hook rather than an async one: a request that can be decided at
+     * once goes on without a promise or a turn of the microtask queue.
+     */
+    function guard(access: Access): onRequestHookHandler {
+      return (request, _reply, done) => {
+        let pending: Promise<void> | undefined;
+        try {
+          pending = authenticate(request, access);
+        } catch (error) {
+          return done(error as Error);
+        }
+        if (pending === undefined) return done();
+        pending.then(() => done(), done);
+      };
+    }
   },
   { name: 'access' },
 );
