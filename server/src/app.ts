@@ -40,6 +40,7 @@ import errorsPlugin, {
   sendError,
 } from './plugins/errors';
 import { registerOpenApi } from './plugins/openapi';
+import { lazyChildLoggerFactory } from './plugins/request-logger';
 import securityHeaders from './plugins/security-headers';
 import { serializerCompiler } from './plugins/serializer';
 import { createFileStore } from './storage';
@@ -92,6 +93,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       level: config.logLevel,
       redact: { paths: REDACT, censor: '[redacted]' },
     },
+    // request.log is made when first written to (most requests log nothing at the set level).
+    childLoggerFactory: lazyChildLoggerFactory,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{8,64}$/.test(given) ? given : randomUUID();

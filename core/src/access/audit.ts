@@ -4,7 +4,8 @@
  *
  * Every check is recorded, so recording must cost next to nothing: the ring keeps columns of
  * primitives (no object per check, no timestamp formatting, no reason string for the common
- * denial) and builds the spec's entries only when someone reads them.
+ * denial) and builds the spec's entries only when someone reads them. A record is five stores:
+ * the three strings side by side in one array, the time, and one byte for result and reason.
  */
 import { AUDIT_ALL_VIEW_DEFAULT, AUDIT_LOG_CAPACITY, AUDIT_USER_VIEW_DEFAULT } from '../constants';
 
@@ -26,26 +27,29 @@ export interface AuditLogEntry {
 export const REASON = { none: 0, missing: 1, invalid: 2, text: 3 } as const;
 type ReasonCode = (typeof REASON)[keyof typeof REASON];
 
+/** Slot i's user id, permission and context sit at STRIDE * i + USER, + PERMISSION, + CONTEXT. */
+const STRIDE = 3;
+const USER = 0;
+const PERMISSION = 1;
+const CONTEXT = 2;
+
 export class AuditRing {
-  private readonly userIds: string[];
-  private readonly permissions: string[];
-  private readonly contexts: string[];
+  private readonly strings: string[];
   private readonly times: Float64Array;
-  private readonly results: Uint8Array;
-  private readonly reasonCodes: Uint8Array;
+  /** Result in the lowest bit (1 allowed), the reason code above it. */
+  private readonly outcomes: Uint8Array;
   /** Read only where the code is `text`, so other checks need not clear their slot. */
   private readonly reasonTexts: (string | null)[];
   private next = 0;
-  private count = 0;
+  /** Checks recorded since the ring was made; the entry ids follow from it. */
   private seq = 0;
+  /** `seq` when the ring was last cleared: the ring holds min(seq - base, capacity) entries. */
+  private base = 0;
 
   constructor(readonly capacity: number = AUDIT_LOG_CAPACITY) {
-    this.userIds = new Array<string>(capacity).fill('');
-    this.permissions = new Array<string>(capacity).fill('');
-    this.contexts = new Array<string>(capacity).fill('');
+    this.strings = new Array<string>(STRIDE * capacity).fill('');
     this.times = new Float64Array(capacity);
-    this.results = new Uint8Array(capacity);
-    this.reasonCodes = new Uint8Array(capacity);
+    this.outcomes = new Uint8Array(capacity);
     this.reasonTexts = new Array<string | null>(capacity).fill(null);
   }
 
@@ -60,17 +64,17 @@ export class AuditRing {
     reasonText: string | null = null,
   ): void {
     const i = this.next;
-    this.userIds[i] = userId;
-    this.permissions[i] = permission;
-    this.contexts[i] = context;
+    const s = STRIDE * i;
+    const strings = this.strings;
+    strings[s + USER] = userId;
+    strings[s + PERMISSION] = permission;
+    strings[s + CONTEXT] = context;
     this.times[i] = at;
-    this.results[i] = allowed ? 1 : 0;
-    this.reasonCodes[i] = reasonCode;
+    this.outcomes[i] = (reasonCode << 1) | (allowed ? 1 : 0);
     if (reasonCode === REASON.text) this.reasonTexts[i] = reasonText;
     // Entry ids follow from this count (the k-th newest is seq - k + 1): no column to store.
     this.seq += 1;
     this.next = i + 1 === this.capacity ? 0 : i + 1;
-    if (this.count < this.capacity) this.count += 1;
   }
 
   /** Records one check given as an entry (its `reason` kept as text). */
@@ -88,15 +92,23 @@ export class AuditRing {
 
   /** Number of entries kept (at most the capacity). */
   get size(): number {
-    return this.count;
+    return Math.min(this.seq - this.base, this.capacity);
+  }
+
+  private userAt(i: number): string {
+    return this.strings[STRIDE * i + USER] as string;
+  }
+
+  private permissionAt(i: number): string {
+    return this.strings[STRIDE * i + PERMISSION] as string;
   }
 
   private reasonAt(i: number): string | null {
-    switch (this.reasonCodes[i]) {
+    switch ((this.outcomes[i] as number) >> 1) {
       case REASON.missing:
-        return `Missing required permission: ${this.permissions[i]}`;
+        return `Missing required permission: ${this.permissionAt(i)}`;
       case REASON.invalid:
-        return `Invalid permission: ${this.permissions[i]}`;
+        return `Invalid permission: ${this.permissionAt(i)}`;
       case REASON.text:
         return this.reasonTexts[i] ?? null;
       default:
@@ -110,21 +122,22 @@ export class AuditRing {
       filter.limit ?? (filter.userId ? AUDIT_USER_VIEW_DEFAULT : AUDIT_ALL_VIEW_DEFAULT);
     let skip = filter.offset ?? 0;
     const out: AuditLogEntry[] = [];
-    for (let k = 1; k <= this.count && out.length < limit; k++) {
+    const count = this.size;
+    for (let k = 1; k <= count && out.length < limit; k++) {
       const i = (this.next - k + this.capacity) % this.capacity;
-      if (filter.userId && this.userIds[i] !== filter.userId) continue;
+      if (filter.userId && this.userAt(i) !== filter.userId) continue;
       if (skip > 0) {
         skip -= 1;
         continue;
       }
       out.push({
         id: `chk-${this.seq - k + 1}`,
-        userId: this.userIds[i] as string,
+        userId: this.userAt(i),
         action: 'checked',
-        permission: this.permissions[i] as string,
-        context: this.contexts[i] as string,
+        permission: this.permissionAt(i),
+        context: this.strings[STRIDE * i + CONTEXT] as string,
         timestamp: new Date(this.times[i] as number).toISOString(),
-        result: this.results[i] === 1,
+        result: ((this.outcomes[i] as number) & 1) === 1,
         reason: this.reasonAt(i),
       });
     }
@@ -133,17 +146,18 @@ export class AuditRing {
 
   /** How many kept entries match (for paging). */
   countMatching(userId?: string): number {
-    if (!userId) return this.count;
+    const count = this.size;
+    if (!userId) return count;
     let n = 0;
-    for (let k = 1; k <= this.count; k++) {
-      if (this.userIds[(this.next - k + this.capacity) % this.capacity] === userId) n += 1;
+    for (let k = 1; k <= count; k++) {
+      if (this.userAt((this.next - k + this.capacity) % this.capacity) === userId) n += 1;
     }
     return n;
   }
 
   clear(): void {
     this.next = 0;
-    this.count = 0;
+    this.base = this.seq;
     this.reasonTexts.fill(null);
   }
 }

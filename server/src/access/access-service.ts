@@ -106,12 +106,7 @@ export class AccessService {
    */
   async ensureUser(user: UserRecord, rolesVersion: number): Promise<void> {
     await this.ensureRoles(rolesVersion);
-    const loaded = this.loaded.get(user.id);
-    if (loaded === user.accessVersion && this.engine.has(user.id)) {
-      this.loaded.delete(user.id);
-      this.loaded.set(user.id, loaded);
-      return;
-    }
+    if (this.holdsUser(user)) return;
     this.engine.load(await this.loadSubject(user));
     this.loaded.delete(user.id);
     this.loaded.set(user.id, user.accessVersion);
@@ -120,6 +115,24 @@ export class AccessService {
       this.loaded.delete(oldest);
       this.engine.remove(oldest);
     }
+  }
+
+  /**
+   * Whether the engine already holds the user's permissions of these versions (the user's
+   * `access_version`, the custom roles' `roles_version`), with no database read: then `ensureUser`
+   * has nothing to do, and a request need not wait for it. Marks the user as recently used.
+   */
+  isCurrent(user: UserRecord, rolesVersion: number): boolean {
+    return rolesVersion === this.rolesVersion && this.holdsUser(user);
+  }
+
+  /** Whether the engine holds the user at their `access_version` (marked recently used if so). */
+  private holdsUser(user: UserRecord): boolean {
+    const loaded = this.loaded.get(user.id);
+    if (loaded !== user.accessVersion || !this.engine.has(user.id)) return false;
+    this.loaded.delete(user.id);
+    this.loaded.set(user.id, loaded);
+    return true;
   }
 
   /** Checks a requirement for a loaded user (see ensureUser); audited. */

@@ -2,7 +2,7 @@
  * All SQL about sessions. Tokens are opaque random values; only their SHA-256 is stored, so a
  * leaked database does not leak usable tokens.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { hash, randomBytes, randomUUID } from 'node:crypto';
 import type { AuthMethod } from '@learning-hub/core';
 import type { Db } from '../db';
 import { prepareQuery } from '../db/prepared';
@@ -26,7 +26,8 @@ export function newToken(): string {
 }
 
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  // crypto.hash: one call, no Hash object (this runs on every authenticated request).
+  return hash('sha256', token, 'hex');
 }
 
 /**

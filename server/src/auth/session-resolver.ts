@@ -3,7 +3,8 @@
  * database can tell when sessions, users or departments change (the embedded SQLite database),
  * answers are cached and dropped the moment any of those tables is written to; elsewhere every
  * request reads the database. Validity (revoked, expired, user active) is always judged by the
- * caller against the current time, cached or not.
+ * caller against the current time, cached or not. A cached answer is returned as it is, not as a
+ * promise, so an authenticated request whose session is cached waits for nothing.
  */
 import type { ChangeTracker } from '../db/change-tracker';
 import type { Db } from '../db';
@@ -23,13 +24,16 @@ export interface ResolvedSession {
   rolesVersion: number;
 }
 
-export type SessionResolver = (token: string) => Promise<ResolvedSession | null>;
+/** The answer itself when it was cached, else a promise of the database's answer. */
+export type SessionResolver = (
+  token: string,
+) => ResolvedSession | null | Promise<ResolvedSession | null>;
 
 export function createSessionResolver(db: Db, changes: ChangeTracker | null): SessionResolver {
   if (!changes) return (token) => findSessionByTokenHash(db, hashToken(token));
 
   const cache = new Map<string, { version: number; value: ResolvedSession | null }>();
-  return async (token) => {
+  return (token) => {
     const key = hashToken(token);
     // The version is read before the query: a write that lands meanwhile changes it, so what
     // this request read can never be served to a later one.
@@ -40,9 +44,10 @@ export function createSessionResolver(db: Db, changes: ChangeTracker | null): Se
       cache.set(key, hit);
       return hit.value;
     }
-    const value = await findSessionByTokenHash(db, key);
-    cache.set(key, { version, value });
-    if (cache.size > CAPACITY) cache.delete(cache.keys().next().value as string);
-    return value;
+    return findSessionByTokenHash(db, key).then((value) => {
+      cache.set(key, { version, value });
+      if (cache.size > CAPACITY) cache.delete(cache.keys().next().value as string);
+      return value;
+    });
   };
 }

@@ -176,27 +176,32 @@ export function recordRefusedAttempt(
 /**
  * Every login attempt is recorded (spec §8): the routes record what they decide, and this hook
  * records any sign-in request that ended otherwise (bad input, dev mode, a method switched off,
- * an unknown provider, an unexpected error) as a failure with the answer's message. Register it
- * in each plugin that declares routes with `config.loginRoute`.
+ * an unknown provider, an unexpected error) as a failure with the answer's message. Call it in
+ * each plugin that declares routes with `config.loginRoute`, before those routes: the hook is
+ * attached to those routes only, so no other route of the plugin waits for it.
  */
 export function recordEveryAttempt(app: FastifyInstance, db: Db, now: () => number): void {
-  app.addHook(
-    'onSend',
-    async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
-      if (!request.routeOptions.config?.loginRoute || recorded.has(request)) return payload;
-      if (reply.statusCode < 400) return payload;
-      try {
-        await recordRefusedAttempt(
-          db,
-          now,
-          request,
-          answeredMessage(payload) ?? `Refused with HTTP ${reply.statusCode}`,
-        );
-      } catch (error) {
-        // The answer still goes out; the failure to record it is logged.
-        request.log.error({ err: error }, 'could not record a sign-in attempt');
-      }
-      return payload;
-    },
-  );
+  const onSend = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+  ): Promise<unknown> => {
+    if (recorded.has(request) || reply.statusCode < 400) return payload;
+    try {
+      await recordRefusedAttempt(
+        db,
+        now,
+        request,
+        answeredMessage(payload) ?? `Refused with HTTP ${reply.statusCode}`,
+      );
+    } catch (error) {
+      // The answer still goes out; the failure to record it is logged.
+      request.log.error({ err: error }, 'could not record a sign-in attempt');
+    }
+    return payload;
+  };
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.loginRoute) return;
+    route.onSend = [route.onSend ?? []].flat().concat(onSend);
+  });
 }

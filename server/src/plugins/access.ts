@@ -10,15 +10,16 @@
 import {
   AppError,
   resolveScope,
+  type AccessRequirement,
   type AuditRing,
   type PermissionId,
   type RouteScope,
   type SystemRoleId,
 } from '@learning-hub/core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db';
-import { createSessionResolver } from '../auth/session-resolver';
+import { createSessionResolver, type ResolvedSession } from '../auth/session-resolver';
 import { findSessionById, touchSession, type SessionRecord } from '../auth/session-repository';
 import type { ChangeTracker } from '../db/change-tracker';
 import { requiresPasswordChange } from '../auth/password-change';
@@ -150,21 +151,34 @@ export default fp<AccessPluginOptions>(
     app.decorateRequest('auth', null);
 
     app.addHook('onRoute', (route) => {
-      if (!mustDeclareAccess(route.url)) return;
       const access = route.config?.access;
-      if (!access) {
-        throw new Error(
-          `Route ${String(route.method)} ${route.url} declares no access requirement (config.access).`,
-        );
+      if (mustDeclareAccess(route.url)) {
+        if (!access) {
+          throw new Error(
+            `Route ${String(route.method)} ${route.url} declares no access requirement (config.access).`,
+          );
+        }
+        for (const method of [route.method].flat())
+          app.routeAccess.set(`${method} ${route.url}`, access);
       }
-      for (const method of [route.method].flat())
-        app.routeAccess.set(`${method} ${route.url}`, access);
+      // The route's own guard, first of its hooks: it runs after the app's onRequest hooks and
+      // before anything a plugin attached to the route (rate limits), as an app hook did. Public
+      // routes get none. Being the route's, it knows its declaration without asking the request.
+      if (access && !access.public) {
+        route.onRequest = [guard(access), ...[route.onRequest ?? []].flat()];
+      }
     });
 
-    app.addHook('onRequest', async (request) => {
-      const access = request.routeOptions.config?.access;
-      if (!access || access.public) return;
-      await urlSigner.ready();
+    type Access = Exclude<RouteAccess, { public: true }>;
+
+    /**
+     * The request's authentication and authorisation. Returns nothing when it could decide at
+     * once — the hot path: session and user cached (SQLite), permissions loaded — else a promise
+     * of the same steps after a database read; throws (or rejects) with the refusal. The steps,
+     * and what they read, are the same either way.
+     */
+    function authenticate(request: FastifyRequest, access: Access): Promise<void> | undefined {
+      if (!urlSigner.isReady) return urlSigner.ready().then(() => authenticate(request, access));
 
       const token = bearerToken(request.headers.authorization);
       const at = now();
@@ -172,30 +186,51 @@ export default fp<AccessPluginOptions>(
         !token && access.allowSignedUrl
           ? urlSigner.verify(request.url.split('?')[0] ?? '', request.query as SignedQuery)
           : null;
-      if (!token && devUser) {
-        const user = await devUser();
-        request.auth = {
-          user,
-          session: devSession(user.id, at, request.ip),
-          rolesVersion: await currentRolesVersion(db),
-        };
-        await app.access.ensureUser(user, request.auth.rolesVersion);
-        return;
-      }
+      if (!token && devUser) return authenticateDevUser(request, at);
       if (!token && !signedSession) throw new AppError('UNAUTHENTICATED', NOT_AUTHENTICATED);
-      const found = token
-        ? await resolveSession(token)
-        : await findSessionById(db, signedSession as string);
+      const found = token ? resolveSession(token) : findSessionById(db, signedSession as string);
+      return found instanceof Promise
+        ? found.then((resolved) => admit(request, access, resolved, at))
+        : admit(request, access, found, at);
+    }
+
+    async function authenticateDevUser(request: FastifyRequest, at: number): Promise<void> {
+      const user = await (devUser as () => Promise<UserRecord>)();
+      request.auth = {
+        user,
+        session: devSession(user.id, at, request.ip),
+        rolesVersion: await currentRolesVersion(db),
+      };
+      await app.access.ensureUser(user, request.auth.rolesVersion);
+    }
+
+    /** The session must be live and the user active; then the route's requirement. */
+    function admit(
+      request: FastifyRequest,
+      access: Access,
+      found: ResolvedSession | null,
+      at: number,
+    ): Promise<void> | undefined {
       if (!found || !found.user.isActive) throw new AppError('UNAUTHENTICATED', NOT_AUTHENTICATED);
-      const { session, user, rolesVersion } = found;
+      const { session } = found;
       if (session.revokedAt !== null || Date.parse(session.expiresAt) <= at) {
         throw new AppError('SESSION_EXPIRED', NOT_AUTHENTICATED);
       }
       if (at - Date.parse(session.lastUsedAt) > TOUCH_INTERVAL_MS) {
         const iso = new Date(at).toISOString();
-        await touchSession(db, session.id, iso);
-        session.lastUsedAt = iso;
+        return touchSession(db, session.id, iso).then(() => {
+          session.lastUsedAt = iso;
+          return authorize(request, access, found);
+        });
       }
+      return authorize(request, access, found);
+    }
+
+    function authorize(
+      request: FastifyRequest,
+      access: Access,
+      { user, session, rolesVersion }: ResolvedSession,
+    ): Promise<void> | undefined {
       request.auth = { user, session, rolesVersion };
 
       if (requiresPasswordChange(user) && !access.allowDuringPasswordChange) {
@@ -206,21 +241,59 @@ export default fp<AccessPluginOptions>(
       }
 
       // The user's current permissions (reloaded only when their versions changed).
-      await app.access.ensureUser(user, rolesVersion);
-      const hasRequirement =
-        (access.permissions?.length ?? 0) > 0 || (access.roles?.length ?? 0) > 0;
-      if (!hasRequirement) return;
+      if (!app.access.isCurrent(user, rolesVersion)) {
+        return app.access.ensureUser(user, rolesVersion).then(() => decide(request, access, user));
+      }
+      decide(request, access, user);
+      return undefined;
+    }
+
+    /** What the route requires, beyond a signed-in user (computed once per route). */
+    const requirements = new WeakMap<Access, AccessRequirement | null>();
+    const requirementOf = (access: Access): AccessRequirement | null => {
+      let requirement = requirements.get(access);
+      if (requirement === undefined) {
+        const hasRequirement =
+          (access.permissions?.length ?? 0) > 0 || (access.roles?.length ?? 0) > 0;
+        requirement = hasRequirement
+          ? {
+              permissions: access.permissions ?? [],
+              mode: access.mode ?? 'all',
+              roles: access.roles ?? [],
+            }
+          : null;
+        requirements.set(access, requirement);
+      }
+      return requirement;
+    };
+
+    function decide(request: FastifyRequest, access: Access, user: UserRecord): void {
+      const requirement = requirementOf(access);
+      if (requirement === null) return;
       const decision = app.access.decide(
         user.id,
-        {
-          permissions: access.permissions ?? [],
-          mode: access.mode ?? 'all',
-          roles: access.roles ?? [],
-        },
+        requirement,
         resolveScope(access.scope, request.params as Record<string, string | undefined>),
       );
       if (!decision.allowed) throw new AppError('FORBIDDEN', decision.reason);
-    });
+    }
+
+    /**
+     * A route's guard. A callback hook rather than an async one: a request that can be decided at
+     * once goes on without a promise or a turn of the microtask queue.
+     */
+    function guard(access: Access): onRequestHookHandler {
+      return (request, _reply, done) => {
+        let pending: Promise<void> | undefined;
+        try {
+          pending = authenticate(request, access);
+        } catch (error) {
+          return done(error as Error);
+        }
+        if (pending === undefined) return done();
+        pending.then(() => done(), done);
+      };
+    }
   },
   { name: 'access' },
 );

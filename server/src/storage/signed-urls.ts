@@ -39,6 +39,11 @@ export class UrlSigner {
 
   private load: (() => Promise<Buffer>) | null = null;
 
+  /** Whether the key is loaded (then `ready()` has nothing to wait for). */
+  get isReady(): boolean {
+    return this.key !== null;
+  }
+
   /** Loads the key once; the access plugin awaits it before any route runs. */
   async ready(): Promise<void> {
     if (this.key) return;
