@@ -1,17 +1,18 @@
 /**
  * `npm run bench`: throughput of the authenticated `GET /api/auth/me` (bearer token → session
  * lookup → user → access snapshot, on the embedded SQLite database) against a bare Fastify route,
- * measured in the same run with autocannon from this process while each server runs alone in its
- * own child process. Both servers log nothing per request (LOG_LEVEL=warn), so the comparison is
- * the request path itself. Target: me ≥ 0.5 × bare.
+ * measured in the same run with autocannon from this process, each server in its own child
+ * process, in alternating rounds (the round with the median ratio counts). Both servers log
+ * nothing per request (LOG_LEVEL=warn), so the comparison is the request path itself.
+ * Target: me ≥ 0.5 × bare.
  *
  * The request path, in short: the app's onRequest hooks (request id, precomputed security
  * headers), then the route's own access guard, which on SQLite answers a cached session (hash of
  * the token, one version check of the tables it was read from) and loaded permissions without
  * waiting for anything; request.log is not made unless something is logged at the set level.
  *
- * Environment: BENCH_DURATION (seconds per route, default 10), BENCH_CONNECTIONS (default 50),
- * BENCH_PORT (the app's port, the bare server's is 300 above; default a random one from 3400).
+ * Environment: BENCH_DURATION (seconds per route and round, default 5), BENCH_ROUNDS (default 5),
+ * BENCH_CONNECTIONS (default 50), BENCH_PORT (the app's port, the bare server's is 300 above; default a random one from 3400).
  *
  * Last line: `req/s me=<n> bare=<n>`.
  */
@@ -23,8 +24,9 @@ import { ensureServerBuilt, REPO_ROOT, stop, waitForHttp } from './server-proces
 import autocannon from 'autocannon';
 
 const root = REPO_ROOT;
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
 interface Figures {
   requests: number;
@@ -34,10 +36,12 @@ interface Figures {
   non2xx: number;
 }
 
-async function load(url: string, headers: Record<string, string> = {}): Promise<Figures> {
-  // Short warm-up so JIT and caches settle before the measured run.
-  await autocannon({ url, headers, connections: CONNECTIONS, duration: 2 });
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
+async function load(
+  url: string,
+  headers: Record<string, string>,
+  duration: number,
+): Promise<Figures> {
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration });
   return {
     requests: result.requests.average,
     p50: result.latency.p50,
@@ -47,6 +51,11 @@ async function load(url: string, headers: Record<string, string> = {}): Promise<
   };
 }
 
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+};
+
 async function main(): Promise<void> {
   ensureServerBuilt();
   const dir = mkdtempSync(join(tmpdir(), 'lh-bench-'));
@@ -55,6 +64,9 @@ async function main(): Promise<void> {
     : 3400 + Math.floor(Math.random() * 200);
   const barePort = mePort + 300;
 
+  // Both servers run for the whole benchmark, each in its own process; only the one under load
+  // does any work. The rounds alternate between them, so a change in the machine's load (another
+  // process, a slower minute) falls on both alike; the round with the median ratio counts.
   const app = fork(join(root, 'server/dist/server.js'), [], {
     cwd: root,
     env: {
@@ -68,9 +80,15 @@ async function main(): Promise<void> {
     },
     stdio: 'inherit',
   });
-  let me: Figures;
+  const bare = fork(join(root, 'bench/bare-server.mjs'), [], {
+    env: { ...process.env, PORT: String(barePort) },
+    stdio: 'inherit',
+  });
+  const meRuns: Figures[] = [];
+  const bareRuns: Figures[] = [];
   try {
     await waitForHttp(`http://127.0.0.1:${mePort}/healthz`, app);
+    await waitForHttp(`http://127.0.0.1:${barePort}/bare`, bare);
     const login = await fetch(`http://127.0.0.1:${mePort}/api/auth/local`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -80,28 +98,35 @@ async function main(): Promise<void> {
     const headers = { authorization: `Bearer ${token}` };
     const check = await fetch(`http://127.0.0.1:${mePort}/api/auth/me`, { headers });
     if (check.status !== 200) throw new Error(`GET /api/auth/me answered ${check.status}`);
-    me = await load(`http://127.0.0.1:${mePort}/api/auth/me`, headers);
+    const meUrl = `http://127.0.0.1:${mePort}/api/auth/me`;
+    const bareUrl = `http://127.0.0.1:${barePort}/bare`;
+    // A short warm-up of each, so JIT and caches settle before the measured rounds.
+    await load(meUrl, headers, 2);
+    await load(bareUrl, {}, 2);
+    for (let round = 1; round <= ROUNDS; round++) {
+      meRuns.push(await load(meUrl, headers, DURATION_S));
+      bareRuns.push(await load(bareUrl, {}, DURATION_S));
+      const m = meRuns[round - 1]!;
+      const b = bareRuns[round - 1]!;
+      console.log(
+        `round ${round}: me ${Math.round(m.requests)} req/s, bare ${Math.round(b.requests)} req/s, ratio ${(m.requests / b.requests).toFixed(2)}`,
+      );
+    }
   } finally {
-    await stop(app);
+    await Promise.all([stop(app), stop(bare)]);
     rmSync(dir, { recursive: true, force: true });
   }
 
-  const bare = fork(join(root, 'bench/bare-server.mjs'), [], {
-    env: { ...process.env, PORT: String(barePort) },
-    stdio: 'inherit',
-  });
-  let peer: Figures;
-  try {
-    await waitForHttp(`http://127.0.0.1:${barePort}/bare`, bare);
-    peer = await load(`http://127.0.0.1:${barePort}/bare`);
-  } finally {
-    await stop(bare);
-  }
-
-  const ratio = me.requests / peer.requests;
+  // The round whose ratio is the median: each round pairs two runs a few seconds apart, so its
+  // ratio is what the machine's load disturbs least.
+  const roundRatios = meRuns.map((m, i) => m.requests / bareRuns[i]!.requests);
+  const middle = roundRatios.indexOf(median(roundRatios));
+  const me = meRuns[middle]!;
+  const peer = bareRuns[middle]!;
+  const ratio = roundRatios[middle]!;
   console.log('');
   console.log(
-    `autocannon: ${CONNECTIONS} connections, ${DURATION_S} s per route (after 2 s warm-up)`,
+    `autocannon: ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION_S} s per route (after 2 s warm-up); the round with the median ratio`,
   );
   console.log('route                         req/s      p50 ms   p99 ms   errors  non-2xx');
   for (const [name, f] of [
@@ -119,7 +144,9 @@ async function main(): Promise<void> {
   console.log(
     `ratio me/bare = ${ratio.toFixed(2)} (target ≥ 0.50: ${ratio >= 0.5 ? 'met' : 'NOT met'})`,
   );
-  if (me.non2xx > 0 || me.errors > 0) console.log('WARNING: the authenticated run had failures');
+  if (meRuns.some((m) => m.non2xx > 0 || m.errors > 0)) {
+    console.log('WARNING: the authenticated run had failures');
+  }
   console.log(`req/s me=${Math.round(me.requests)} bare=${Math.round(peer.requests)}`);
 }
 
