@@ -1,7 +1,14 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { computeSecurityHeaders, HSTS, SECURITY_HEADER_OPTIONS } from './security-headers';
+import {
+  computeSecurityHeaders,
+  HSTS,
+  SECURITY_HEADER_OPTIONS,
+  SHELL_GREETING_SCRIPT_HASH,
+} from './security-headers';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { createTestApp, testDatabaseAvailable, TEST_DB_KIND } from '../test/helpers';
@@ -20,6 +27,17 @@ describe('security headers', () => {
     expect(headers).not.toHaveProperty('x-powered-by');
     // HSTS is added per response, over HTTPS only.
     expect(headers).not.toHaveProperty('strict-transport-security');
+  });
+
+  it("allows web/index.html's one inline script by its hash, and no other inline script", () => {
+    const html = readFileSync(new URL('../../../web/index.html', import.meta.url), 'utf8');
+    const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+    expect(inline).toHaveLength(1);
+    const hash = `'sha256-${createHash('sha256').update(inline[0]!).digest('base64')}'`;
+    expect(hash).toBe(SHELL_GREETING_SCRIPT_HASH);
+    const csp = computeSecurityHeaders(SECURITY_HEADER_OPTIONS)['content-security-policy'];
+    expect(csp).toContain(`script-src 'self' ${hash}`);
+    expect(csp).not.toContain("unsafe-inline'; script");
   });
 
   it.skipIf(!available)(

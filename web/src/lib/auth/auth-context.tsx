@@ -21,6 +21,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import {
   createContext,
+  startTransition,
   use,
   useCallback,
   useEffect,
@@ -191,8 +192,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     queued: Promise<void> | null;
   } | null>(null);
 
+  /** Set for the load at start (a stored session's first GET /api/auth/me), which takes it. */
+  const startupLoad = useRef(false);
+
   const load = useCallback(
     async (key: SignInKey) => {
+      const atStartup = startupLoad.current;
+      startupLoad.current = false;
       try {
         const me = await authService.fetchMe();
         if (currentKey() !== key) return;
@@ -222,7 +228,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           };
         }
         const wasSignedIn = dataRef.current.access !== null;
-        if (!sameData(dataRef.current, next)) commit(next);
+        if (!sameData(dataRef.current, next)) {
+          // The first answer for a stored session puts up the whole page behind the route's
+          // loader: rendered as a transition, that render yields to the browser every few
+          // milliseconds rather than holding it for its whole length (docs/front-end.md "Total
+          // blocking time"). Every later answer (a sign-in, a reload) is committed at once: its
+          // callers go on from the state it sets.
+          if (atStartup) startTransition(() => commit(next));
+          else commit(next);
+        }
         if (key === DEV_MODE_KEY && !wasSignedIn) broadcast(true, me.user);
       } catch (error) {
         if (errorStatus(error) === 401 || currentKey() === null) {
@@ -271,7 +285,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    if (dataRef.current.token) void refresh();
+    if (!dataRef.current.token) return;
+    startupLoad.current = true;
+    void refresh();
   }, [refresh]);
 
   /** Dev mode without a stored session: the developer admin, loaded from /me with no token. */

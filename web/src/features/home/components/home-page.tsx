@@ -20,7 +20,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconArrowRight } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { useDeferredValue, type ReactNode } from 'react';
 import { Link, generatePath } from 'react-router';
 import { CourseCard } from '../../../components/course-card';
 import { DueList } from '../../../components/due-list';
@@ -212,21 +212,27 @@ export function HomePage() {
   const can = useCan();
   const learns = CLASSROOM_ROUTE ? can.route(CLASSROOM_ROUTE).allowed : false;
   const overview = useLearningOverview(learns);
+  // The answer comes in as a store update, which React renders at once, in one go: its sections
+  // and links (most of the page) would hold the main thread for the whole render. Deferred, that
+  // render is interruptible and yields to the browser every few milliseconds (docs/front-end.md
+  // "Total blocking time"). Status and data are deferred together, so they stay in step.
+  const status = useDeferredValue(overview.status);
+  const data = useDeferredValue(overview.data);
   if (!user) return null;
   const { menu, more } = homeLinks(can, user.departmentId, user.department);
   // The links below wait for the learning sections above them, so nothing is pushed down when
   // those arrive (docs/front-end.md: layout shift).
-  const settled = !learns || !overview.isPending;
+  const settled = !learns || status !== 'pending';
   return (
     <Stack gap="xl">
       <Title order={1}>{`Welcome, ${user.firstname}`}</Title>
-      {learns && overview.isPending && <Loader size="sm" aria-label="Loading your courses" />}
-      {learns && overview.isError && (
+      {learns && status === 'pending' && <Loader size="sm" aria-label="Loading your courses" />}
+      {learns && status === 'error' && (
         <Alert color="red" role="alert">
           {errorMessage(overview.error)}
         </Alert>
       )}
-      {overview.data && <LearningSections overview={overview.data} />}
+      {data && <LearningSections overview={data} />}
       {settled && menu.length > 0 && (
         <Stack gap="sm" component="section" aria-labelledby="home-menu">
           <Title order={2} size="h3" id="home-menu">
