@@ -17,13 +17,6 @@ import {
 } from './lib/auth/auth-config';
 import { peekLoginHandoff } from './lib/login-handoff';
 
-// index.html puts the app's stylesheets at the end of its body, after the shell it draws
-// (web/vite.config.ts); Mantine's own styles (its variables, the theme's overrides) go inside
-// #root and must come after them, so they go back to the head before the first render.
-for (const link of document.body.querySelectorAll('link[rel="stylesheet"]')) {
-  document.head.append(link);
-}
-
 const container = document.getElementById('root');
 if (!container) throw new Error('The #root element is missing from index.html');
 
