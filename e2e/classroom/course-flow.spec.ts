@@ -20,7 +20,12 @@ import {
 /** Types into a rich-text editor the way a fast typist does (no delay between keys). */
 async function typeRichText(page: Page, label: string, text: string) {
   const box = page.getByRole('textbox', { name: label });
-  await box.click();
+  // The keys go where the focus is: make sure it is in the editor (a PDF viewer loading in a
+  // frame of the page can take it once), then type.
+  await expect(async () => {
+    await box.click();
+    await expect(box).toBeFocused({ timeout: 1_000 });
+  }).toPass();
   await page.keyboard.type(text);
   await expect(box).toContainText(text);
 }
