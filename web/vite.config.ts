@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './build/precompress.ts';
 
@@ -28,8 +29,32 @@ const VENDOR_CHUNKS: ReadonlyArray<{ name: string; test: RegExp; tags?: ['$initi
   { name: 'vendor', test: /\/node_modules\//, tags: ['$initial'] },
 ];
 
+const SHELL_STYLES_MARKER =
+  '/* @shell-styles: web/build/shell-styles.css, put in by web/vite.config.ts */';
+
+/**
+ * Puts the shell's styles, which web/index.html and web/login.html share, into each page's inline
+ * <style> where the marker stands (docs/front-end.md "The shell before the app").
+ */
+function shellStyles(): Plugin {
+  const file = fileURLToPath(new URL('build/shell-styles.css', import.meta.url));
+  return {
+    name: 'learning-hub:shell-styles',
+    transformIndexHtml: {
+      order: 'pre',
+      handler(html, { path }) {
+        if (!html.includes(SHELL_STYLES_MARKER)) {
+          throw new Error(`${path}: the shell-styles marker is missing`);
+        }
+        const css = readFileSync(file, 'utf8').replace(/^\/\*[\s\S]*?\*\/\n/, '');
+        return html.replace(SHELL_STYLES_MARKER, css.trim());
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), shellStyles()],
   server: {
     port: 5173,
     proxy: { '/api': { target: apiTarget, changeOrigin: false } },
