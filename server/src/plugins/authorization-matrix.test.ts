@@ -616,6 +616,8 @@ const COURSE_RULES: Record<string, Rule> = {
     learns(p, roles, now) ? null : NOT_A_PARTICIPANT,
   'GET /api/submissions/:submissionId': (p, roles, now) =>
     learns(p, roles, now) ? null : NOT_A_PARTICIPANT,
+  'GET /api/courses/:courseId/grades': (p, roles, now) =>
+    learns(p, roles, now) ? null : NOT_A_PARTICIPANT,
   'GET /api/assignments/:assignmentId/grades/:userId/history': (p, roles, now) =>
     learns(p, roles, now) ? null : NOT_A_PARTICIPANT,
   'POST /api/assignments/:assignmentId/submissions': (p, roles, now) =>

@@ -211,6 +211,7 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
       schema: {
         summary: 'The gradebook',
         description:
+          'For participants (learn access), as the course’s assignments. ' +
           'grade.view_all in the course: every learner (search on names and username, paged). ' +
           'Otherwise (grade.view_own): only the viewer’s own row, released grades only. ' +
           '`totalPoints` sums the visible grades; `percent` is that over the points of the ' +
@@ -227,9 +228,11 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
         options,
         request.params.courseId,
       );
+      // The participants' rule of the course's assignments: the gradebook lists them too.
+      requireLearn(access);
       const user = currentUser(request);
       const { page, pageSize, search } = request.query;
-      const all = access.canLearn && access.can('grade.view_all');
+      const all = access.can('grade.view_all');
       if (!all) requirePermission(app, user, course.id, 'grade.view_own');
       const book = await readGradebook(db, {
         courseId: course.id,

@@ -176,6 +176,15 @@ describe.skipIf(!available)(`assignments: grades and the gradebook (${TEST_DB_KI
     const released = await call(room.bob, 'GET', `/api/courses/${room.courseId}/grades`);
     expect(released.json().rows[0]).toMatchObject({ totalPoints: 15, percent: 75 });
 
+    // Someone outside the course sees no gradebook (its assignment list included), as with the
+    // course's assignments.
+    const outsider = await call(room.outsider, 'GET', `/api/courses/${room.courseId}/grades`);
+    expect(outsider.statusCode).toBe(403);
+    expect(outsider.json()).toEqual({
+      code: 'FORBIDDEN',
+      message: 'Only the participants of this course can open its assignments.',
+    });
+
     // An override after the work was handed in settles it; work handed in after it waits again.
     expect((await call(room.teacher, 'GET', `/api/assignments/${a2}`)).json().toGrade).toBe(0);
     ctx.clock.advance(1000);
