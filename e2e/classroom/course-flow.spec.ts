@@ -288,7 +288,9 @@ test('classroom: the instructor grades a PDF inline, releases grades, the studen
   expect(download.suggestedFilename()).toBe(`${course.code}-grades.csv`);
   const csv = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '');
   const lines = csv.trim().split(/\r?\n/);
-  expect(lines[0]).toBe('Username,First name,Last name,Splice report (20),Total,Percent');
-  const row = lines.find((l) => l.startsWith(`${student.username},`));
-  expect(row).toMatch(new RegExp(`^${student.username},Erin,Test,17,17,85`));
+  expect(lines[0]).toBe(
+    '"Username","First name","Last name","Splice report (20)","Total","Percent"',
+  );
+  const row = lines.find((l) => l.startsWith(`"${student.username}",`));
+  expect(row).toBe(`"${student.username}","Erin","Test",17,17,85`);
 });

@@ -181,15 +181,20 @@ export async function readGradebook(
 }
 
 /**
- * A CSV cell (RFC 4180): text a spreadsheet would run as a formula (= + - @ tab CR first) gets a
- * leading `'`; a cell with a quote, comma or line break is quoted, quotes doubled.
+ * A CSV cell (RFC 4180). Text is always quoted, quotes doubled, and a character a spreadsheet
+ * would start a formula with (= + - @, a tab or CR) gets a `'` before it wherever a cell could
+ * begin: at the start, and after `;`, `,`, a tab or a line break (a spreadsheet in a locale that
+ * splits on `;` reads `Ann;=1+1` as two cells). A number is written as it is; null is empty.
  */
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+export function csvCell(value: string | number | null): string {
+  if (value === null) return '';
+  if (typeof value === 'number') return String(value);
+  const safe = value.replace(/(^|[;,\t\r\n])([=+\-@\t\r])/g, "$1'$2");
+  return `"${safe.replace(/"/g, '""')}"`;
 }
 
-const csvLine = (cells: readonly string[]) => `${cells.map(csvCell).join(',')}\r\n`;
+const csvLine = (cells: readonly (string | number | null)[]) =>
+  `${cells.map(csvCell).join(',')}\r\n`;
 
 /**
  * The whole gradebook (every learner, all grades) as CSV, UTF-8 with a BOM so spreadsheets read
@@ -237,12 +242,9 @@ export function gradebookCsv(
           learner.username,
           learner.firstname,
           learner.lastname,
-          ...assignments.map((a) => {
-            const cell = row.grades[a.id];
-            return cell ? String(cell.points) : '';
-          }),
-          row.totalPoints === null ? '' : String(row.totalPoints),
-          row.percent === null ? '' : String(row.percent),
+          ...assignments.map((a) => row.grades[a.id]?.points ?? null),
+          row.totalPoints,
+          row.percent,
         ]);
       }
       yield Buffer.from(chunk, 'utf8');

@@ -271,8 +271,9 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
         description:
           'grade.export in the course. `text/csv` (UTF-8 with a byte-order mark), one row per ' +
           'learner: Username, First name, Last name, one column per assignment ' +
-          '("<title> (<points>)"), Total, Percent. Streamed; cells a spreadsheet would run as a ' +
-          'formula start with an apostrophe.',
+          '("<title> (<points>)"), Total, Percent. Streamed. Text cells are quoted, and a ' +
+          'character that would start a formula (at the start or after `;`, `,`, a tab or a ' +
+          'line break) gets an apostrophe before it; numbers are written bare.',
         params: CourseParams,
       },
     },

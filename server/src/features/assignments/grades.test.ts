@@ -248,6 +248,7 @@ describe.skipIf(!available)(`assignments: grades and the gradebook (${TEST_DB_KI
       ['+1', '-2'],
       ['@SUM(A1)', '\tTab'],
       ['Comma, "quoted"', 'Multi\nLine'],
+      ['Ann;=1+1', 'Lee,+2\n@x'],
     ];
     for (const [i, [firstname, lastname]] of names.entries()) {
       const learner = await person(ctx, `csv-learner-${i}`, { firstname, lastname });
@@ -299,9 +300,18 @@ describe.skipIf(!available)(`assignments: grades and the gradebook (${TEST_DB_KI
     expect(byUser.get('csv-learner-1')?.slice(1, 3)).toEqual(["'+1", "'-2"]);
     expect(byUser.get('csv-learner-2')?.slice(1, 3)).toEqual(["'@SUM(A1)", "'\tTab"]);
     expect(byUser.get('csv-learner-3')?.slice(1, 3)).toEqual(['Comma, "quoted"', 'Multi\nLine']);
-    expect(rows).toHaveLength(1 + 6);
-    // No cell a spreadsheet would evaluate.
-    for (const row of rows) for (const cell of row) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+    // A cell a spreadsheet splitting on `;` (or on what follows a comma or line break) would
+    // start is neutralised too.
+    expect(byUser.get('csv-learner-4')?.slice(1, 3)).toEqual(["Ann;'=1+1", "Lee,'+2\n'@x"]);
+    expect(rows).toHaveLength(1 + 7);
+    // No cell, nor any part of one after a separator, that a spreadsheet would evaluate.
+    for (const row of rows) {
+      for (const cell of row) expect(cell).not.toMatch(/(^|[;,\t\r\n])[=+\-@]/);
+    }
+    // Every text cell is quoted; numbers are written as they are.
+    const text = response.rawPayload.subarray(3).toString('utf8');
+    expect(text.split('\r\n')[0]).toMatch(/^"Username","First name","Last name",/);
+    expect(text).toContain(`"${room.alice.username}","Alice","Archer",45,45,90\r\n`);
   });
 
   it('streams a course of 2,500 learners whole', async () => {
