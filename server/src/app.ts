@@ -40,6 +40,7 @@ import errorsPlugin, {
   sendError,
 } from './plugins/errors';
 import { registerOpenApi } from './plugins/openapi';
+import { logEachRequestOnce, loggerOptions } from './plugins/request-log';
 import { lazyChildLoggerFactory } from './plugins/request-logger';
 import securityHeaders from './plugins/security-headers';
 import { serializerCompiler } from './plugins/serializer';
@@ -74,25 +75,14 @@ declare module 'fastify' {
 /** How often unattached uploads older than a day are looked for. */
 const ORPHAN_CLEANUP_INTERVAL_MS = 3_600_000;
 
-/** Redacted wherever they appear in a log line. */
-const REDACT = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  '*.password',
-  '*.currentPassword',
-  '*.newPassword',
-  '*.token',
-];
-
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
   const now = options.now ?? Date.now;
 
   const app = Fastify({
-    logger: options.logger ?? {
-      level: config.logLevel,
-      redact: { paths: REDACT, censor: '[redacted]' },
-    },
+    logger: options.logger ?? loggerOptions(config.logLevel),
+    // One line per request, with secrets redacted, instead of Fastify's two (plugins/request-log).
+    disableRequestLogging: true,
     // request.log is made when first written to (most requests log nothing at the set level).
     childLoggerFactory: lazyChildLoggerFactory,
     genReqId: (req) => {
@@ -118,6 +108,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header('x-request-id', request.id);
     done();
   });
+  logEachRequestOnce(app);
 
   // Headers first: every later hook may end the request with an error.
   await app.register(securityHeaders);

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../app';
 import { hashPassword } from '../auth/passwords';
@@ -119,6 +119,8 @@ export async function createTestApp(
     beforeReady?: (app: FastifyInstance) => void | Promise<void>;
     /** Extra configuration (environment variables), e.g. PUBLIC_URL. */
     env?: Record<string, string>;
+    /** The logger (none by default), e.g. the app's options with a stream to read. */
+    logger?: FastifyServerOptions['logger'];
   } = {},
 ): Promise<TestContext> {
   const database = await createTestDatabase();
@@ -136,7 +138,7 @@ export async function createTestApp(
     db: database.db,
     changes: database.changes,
     now: clock.now,
-    logger: false,
+    logger: options.logger ?? false,
   });
   await options.beforeReady?.(app);
   await app.ready();
