@@ -206,7 +206,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       // the copy the client accepts is sent, with Content-Encoding and `Vary: accept-encoding`,
       // else the file itself. The copies get no routes of their own (docs/front-end.md).
       preCompressed: true,
-      globIgnore: ['**/*.br', '**/*.gz'],
+      // Source maps are built (for the developers who read a production stack) but not served.
+      globIgnore: ['**/*.br', '**/*.gz', '**/*.map'],
       // `path` is the file sent, so a compressed copy's name ends in .br or .gz.
       setHeaders: (reply, path) => {
         reply.header(
@@ -225,7 +226,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       hasWeb &&
       (request.method === 'GET' || request.method === 'HEAD') &&
       !path.startsWith('/api/') &&
-      path !== '/api';
+      path !== '/api' &&
+      // A file of the build that is not there (a source map, a chunk of an older release) is a
+      // 404, not the app's page in its place.
+      !path.startsWith('/assets/');
     if (wantsPage) {
       // Client-side routes (and unknown paths, which the app shows as Not Found).
       const page = hasLoginPage && path === '/login' ? 'login.html' : 'index.html';
