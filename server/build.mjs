@@ -11,11 +11,14 @@ mkdirSync(new URL('dist/', here), { recursive: true });
 await build({
   absWorkingDir: new URL('.', here).pathname,
   entryPoints: {
-    // server.js checks the Node.js line, then loads main.js (see src/server.ts).
+    // server.js, admin.js and migrate.js check the Node.js line, then load the code itself
+    // (main.js, admin-cli.js, migrate-cli.js; see src/server.ts).
     server: 'src/server.ts',
     main: 'src/main.ts',
-    admin: 'src/cli/admin.ts',
-    migrate: 'src/cli/migrate.ts',
+    admin: 'src/cli/admin-entry.ts',
+    'admin-cli': 'src/cli/admin.ts',
+    migrate: 'src/cli/migrate-entry.ts',
+    'migrate-cli': 'src/cli/migrate.ts',
   },
   outdir: 'dist',
   bundle: true,

@@ -62,17 +62,24 @@ function findUnsupportedNode(): { path: string; version: string } | null {
   return null;
 }
 
-describe('the entry point (server.js)', () => {
+/** Each entry point of server/dist, and the file it loads once the line is supported. */
+const ENTRIES = [
+  { name: 'server', source: './server.ts', loads: 'main.js' },
+  { name: 'admin', source: './cli/admin-entry.ts', loads: 'admin-cli.js' },
+  { name: 'migrate', source: './cli/migrate-entry.ts', loads: 'migrate-cli.js' },
+] as const;
+
+describe.each(ENTRIES)('the entry point $name.js', ({ name, source, loads }) => {
   const unsupported = findUnsupportedNode();
   let dir = '';
   let entry = '';
 
   beforeAll(async () => {
-    // The entry point bundled as server/build.mjs does, alone: main.js is not there, so getting
-    // past the check shows as "cannot find main.js".
+    // The entry point bundled as server/build.mjs does, alone: the file it loads is not there, so
+    // getting past the check shows as "cannot find" that file.
     dir = mkdtempSync(join(tmpdir(), 'lh-entry-'));
     await build({
-      entryPoints: { server: fileURLToPath(new URL('./server.ts', import.meta.url)) },
+      entryPoints: { [name]: fileURLToPath(new URL(source, import.meta.url)) },
       outdir: dir,
       bundle: true,
       platform: 'node',
@@ -80,7 +87,7 @@ describe('the entry point (server.js)', () => {
       target: 'node22',
       logLevel: 'silent',
     });
-    entry = join(dir, 'server.js');
+    entry = join(dir, `${name}.js`);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -95,13 +102,13 @@ describe('the entry point (server.js)', () => {
       );
       expect(result.stderr).toContain('22 (22.22.2 or later) or 26');
       expect(result.stderr).toContain('npm ci');
-      expect(result.stderr).not.toContain('main.js');
+      expect(result.stderr).not.toContain(loads);
     },
   );
 
-  it('goes on to load the server on this (supported) Node.js', () => {
+  it(`goes on to load ${loads} on this (supported) Node.js`, () => {
     const result = spawnSync(process.execPath, [entry], { encoding: 'utf8', timeout: 10_000 });
     expect(result.stderr).not.toContain('does not run on Node.js');
-    expect(result.stderr).toContain('main.js');
+    expect(result.stderr).toContain(loads);
   });
 });
