@@ -456,16 +456,25 @@ export type SubmissionSave = z.infer<typeof SubmissionSaveSchema>;
 
 // ---------------------------------------------------------------- grades
 
+/** A grade's points: within the assignment's range, with at most two decimals. */
+const gradePoints = z
+  .number()
+  .min(0)
+  .max(ASSIGNMENT_POINTS_MAX)
+  .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, {
+    message: 'Points can have at most two decimals',
+  });
+
 /** PUT /api/submissions/{submissionId}/grade. */
 export const GradeSetSchema = z.strictObject({
-  points: z.number().min(0).max(ASSIGNMENT_POINTS_MAX),
+  points: gradePoints,
   feedbackHtml: richText('The feedback').optional(),
 });
 export type GradeSet = z.infer<typeof GradeSetSchema>;
 
 /** PUT /api/courses/{courseId}/grades/{assignmentId}/{userId}: a gradebook override. */
 export const GradeOverrideSchema = z.strictObject({
-  points: z.number().min(0).max(ASSIGNMENT_POINTS_MAX),
+  points: gradePoints,
   feedbackHtml: richText('The feedback').optional(),
 });
 

@@ -109,6 +109,18 @@ describe.skipIf(!available)(`assignments: grades and the gradebook (${TEST_DB_KI
       code: 'BAD_REQUEST',
       message: 'Points cannot be more than 20.',
     });
+    // Points have at most two decimals, in the gradebook and in the grader alike.
+    const precise = await call(room.teacher, 'PUT', url(a2, room.bob.id), { points: 12.345 });
+    expect(precise.statusCode).toBe(400);
+    expect(precise.json().message).toContain('Points can have at most two decimals');
+    const regraded = await call(room.assistant, 'PUT', `/api/submissions/${work.json().id}/grade`, {
+      points: 8.125,
+    });
+    expect(regraded.statusCode).toBe(400);
+    expect(
+      (await call(room.teacher, 'PUT', url(a2, room.bob.id), { points: 14.29 })).json(),
+    ).toMatchObject({ points: 14.29 });
+    await call(room.teacher, 'PUT', url(a2, room.bob.id), { points: 15 });
     const stranger = await call(room.teacher, 'PUT', url(a2, room.outsider.id), { points: 1 });
     expect(stranger.statusCode).toBe(404);
     expect(stranger.json().message).toBe('This person is not a learner in this course.');

@@ -270,6 +270,7 @@ function OverrideModal({
             min={0}
             max={column.points}
             allowNegative={false}
+            decimalScale={2}
             value={points}
             error={error}
             onChange={(v) => setPoints(typeof v === 'number' ? v : '')}

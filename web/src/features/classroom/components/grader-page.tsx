@@ -245,6 +245,7 @@ function GradeForm({
             min={0}
             max={assignment.points}
             allowNegative={false}
+            decimalScale={2}
             value={points}
             error={error}
             onChange={(v) => setPoints(typeof v === 'number' ? v : '')}
