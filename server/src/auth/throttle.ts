@@ -1,5 +1,6 @@
 /**
- * Throttling of failed sign-ins. After a number of failures each further attempt must wait twice
+ * Throttling of failed sign-ins (and of wrong enrolment keys, with keys of their own:
+ * `enrolmentKeyThrottleKeys`). After a number of failures each further attempt must wait twice
  * as long as the previous one, up to a cap, so a guesser is slowed to a crawl while the owner of
  * an account is never locked out for long. Three counters apply to every attempt:
  *
@@ -129,6 +130,22 @@ export function throttleKeys(
     { kind: 'pair', key: `pair:${address}|${account}` },
     ...(accountWide ? [{ kind: 'account' as const, key: `account:${account}` }] : []),
     { kind: 'address', key: `address:${address}` },
+  ];
+}
+
+/**
+ * The throttle keys of one enrolment-key attempt: the learner at this course (the pair policy: 5
+ * wrong keys, then 1 s doubling to 5 min) and the client address over every course (the address
+ * policy), counters of their own, apart from sign-in's.
+ */
+export function enrolmentKeyThrottleKeys(
+  userId: string,
+  courseId: string,
+  ip: string,
+): ThrottleKey[] {
+  return [
+    { kind: 'pair', key: `pair:enrolment:${courseId}|${userId}` },
+    { kind: 'address', key: `address:enrolment:${throttleAddress(ip)}` },
   ];
 }
 

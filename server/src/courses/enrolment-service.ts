@@ -61,10 +61,13 @@ const refuse = (code: 'FORBIDDEN' | 'CONFLICT', reason: string): EnrolDecision =
   code,
 });
 
+/** A key as it is compared: case and surrounding spaces do not matter (nor Unicode forms). */
+const keyForm = (key: string) => key.normalize('NFKC').trim().toLowerCase();
+
 /** Compares an entered key with the course's without revealing how much matched. */
 function sameKey(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
+  const a = createHash('sha256').update(keyForm(given)).digest();
+  const b = createHash('sha256').update(keyForm(expected)).digest();
   return timingSafeEqual(a, b);
 }
 

@@ -374,6 +374,32 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
     expect((await sam.get(url)).json().viewer.enrolled).toBe(false);
   });
 
+  it('throttles wrong enrolment keys per learner and course, and takes a key in any case', async () => {
+    const sam = as(ctx, p.sam);
+    const { courseId } = await publishedCourse(ctx, p.priya, {
+      enrolmentMode: 'key',
+      enrolmentKey: 'Splice-42',
+    });
+    const enrol = (key: string) => sam.post(`/api/courses/${courseId}/enrolment`, { key });
+    // Five wrong keys at once: each is counted before it is checked, none gets past the limit.
+    const wrong = await Promise.all([1, 2, 3, 4, 5].map((n) => enrol(`guess-${n}`)));
+    expect(wrong.map((r) => r.statusCode)).toEqual([403, 403, 403, 403, 403]);
+    // Then even the right key waits: a guesser is slowed down whatever they try next.
+    const held = await enrol('Splice-42');
+    expect(held.statusCode).toBe(429);
+    expect(held.json()).toEqual({
+      code: 'RATE_LIMITED',
+      message: 'Too many wrong enrolment keys. Try again in 1 second.',
+    });
+    // Another learner of the course is not held back by Sam's guesses.
+    const other = await as(ctx, p.kim).post(`/api/courses/${courseId}/enrolment`, {
+      key: '  splice-42 ',
+    });
+    expect(other.statusCode).toBe(200);
+    ctx.clock.advance(1_000);
+    expect((await enrol('SPLICE-42')).statusCode).toBe(200);
+  });
+
   it('answers each refusal of self-enrolment in its words', async () => {
     const priya = as(ctx, p.priya);
     const sam = as(ctx, p.sam);

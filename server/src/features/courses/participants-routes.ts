@@ -17,10 +17,12 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listContextMembers } from '../../access/access-repository';
+import { enrolmentKeyThrottleKeys, releaseAttempt, reserveAttempt } from '../../auth/throttle';
 import { findUserById } from '../../auth/user-repository';
 import { courseContext } from '../../courses/course-access';
 import { findCourseRecord } from '../../courses/course-repository';
 import {
+  ENROL_REFUSAL,
   enrolSelf,
   removeParticipant,
   setParticipant,
@@ -104,14 +106,40 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
     async (request) => {
       // Not visibleCourse: a draft or archived course answers "not open for enrolment".
       const user = currentUser(request);
-      return enrolSelf(db, {
-        courseId: request.params.courseId,
-        user,
-        permission: null,
-        key: request.body.key,
-        actor: actorOf(request),
-        now: now(),
-      });
+      const { courseId } = request.params;
+      // A key is counted before it is checked, atomically, as a sign-in is (auth/throttle.ts): a
+      // guesser is slowed down however many requests they send at once.
+      const attempt =
+        request.body.key === undefined
+          ? null
+          : enrolmentKeyThrottleKeys(user.id, courseId, request.ip);
+      if (attempt) {
+        const reservation = await reserveAttempt(db, attempt, now());
+        if (!reservation.granted) {
+          const { wait } = reservation;
+          throw new AppError(
+            'RATE_LIMITED',
+            `Too many wrong enrolment keys. Try again in ${wait} second${wait === 1 ? '' : 's'}.`,
+          );
+        }
+      }
+      try {
+        const enrolment = await enrolSelf(db, {
+          courseId,
+          user,
+          permission: null,
+          key: request.body.key,
+          actor: actorOf(request),
+          now: now(),
+        });
+        if (attempt) await releaseAttempt(db, attempt, 'success', now());
+        return enrolment;
+      } catch (error) {
+        // Only a wrong key counts; any other refusal (full, closed) gives the attempt back.
+        const wrongKey = error instanceof AppError && error.message === ENROL_REFUSAL.wrongKey;
+        if (attempt && !wrongKey) await releaseAttempt(db, attempt, 'void', now());
+        throw error;
+      }
     },
   );
 
