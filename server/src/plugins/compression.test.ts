@@ -154,8 +154,9 @@ describe('compression', () => {
 
     it('gives the compressed copies no URL of their own', async () => {
       const res = await get(`/${js}.br`, BROWSER);
-      // Not the brotli bytes: an unknown path is the app's (which says Not Found).
-      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      // Not the brotli bytes: a file of the build that is not there is a 404.
+      expect(res.statusCode).toBe(404);
+      expect(res.json().code).toBe('NOT_FOUND');
     });
   });
 
