@@ -9,6 +9,7 @@ import * as m0003 from './0003-sign-in-providers';
 import * as m0004 from './0004-sign-in-hardening';
 import * as m0005 from './0005-files';
 import * as m0006 from './0006-classroom';
+import * as m0007 from './0007-course-code-any-case';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004-sign-in-hardening': m0004,
   '0005-files': m0005,
   '0006-classroom': m0006,
+  '0007-course-code-any-case': m0007,
 };
 
 export const migrationProvider: MigrationProvider = {

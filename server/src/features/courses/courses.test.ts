@@ -64,6 +64,10 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
       code: 'CONFLICT',
       message: 'A course with this code already exists.',
     });
+    // Whatever its case.
+    const lower = await priya.post('/api/courses', { code: 'otdr-101', title: 'Again' });
+    expect(lower.statusCode).toBe(409);
+    expect(lower.json().message).toBe('A course with this code already exists.');
 
     const bad = await priya.post('/api/courses', {
       code: 'X-1',
