@@ -83,6 +83,21 @@ function checkFile(
   }
 }
 
+const CLOSED_TO_LATE_WORK =
+  'The due date has passed; this assignment no longer accepts submissions.';
+
+/** Past the due date of an assignment whose late policy refuses late work. */
+function isClosedForLateWork(
+  assignment: { dueAt: string | null; latePolicy: string },
+  at: number,
+): boolean {
+  return (
+    assignment.latePolicy === 'refuse' &&
+    assignment.dueAt !== null &&
+    at > Date.parse(assignment.dueAt)
+  );
+}
+
 const NO_TEXT = 'This assignment does not take a written answer; attach a file instead.';
 const NO_FILES = 'This assignment does not take files; write your answer instead.';
 
@@ -198,6 +213,11 @@ export function registerSubmissionRoutes(app: FastifyInstance, options: Assignme
       if (!access.enrolled) throw new AppError('FORBIDDEN', ONLY_ENROLLED_SUBMIT);
       requireOpen(course);
       const body = request.body;
+      // Past the due date of an assignment that refuses late work, nothing is taken: no hand-in
+      // and no draft either (the hand-in's own check below also holds for a request that was
+      // on its way when the date passed).
+      if (isClosedForLateWork(assignment, now()))
+        throw new AppError('CONFLICT', CLOSED_TO_LATE_WORK);
       const takesText = assignment.submissionKinds.includes('text');
       const takesFiles = assignment.submissionKinds.includes('file');
       const text = body.textHtml === undefined ? undefined : sanitizeRichText(body.textHtml);
@@ -248,11 +268,8 @@ export function registerSubmissionRoutes(app: FastifyInstance, options: Assignme
               );
             }
             const late = assignment.dueAt !== null && now() > Date.parse(assignment.dueAt);
-            if (late && assignment.latePolicy === 'refuse') {
-              throw new AppError(
-                'CONFLICT',
-                'The due date has passed; this assignment no longer accepts submissions.',
-              );
+            if (isClosedForLateWork(assignment, now())) {
+              throw new AppError('CONFLICT', CLOSED_TO_LATE_WORK);
             }
             const hasText = !isBlankRichText(state.textHtml);
             if (!hasText && state.fileCount === 0) {

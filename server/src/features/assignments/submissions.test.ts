@@ -54,7 +54,11 @@ describe.skipIf(!available)(`assignments: submissions (${TEST_DB_KIND})`, () => 
     const accepted = await assignment({ dueAt: due, latePolicy: 'accept' });
     const refused = await assignment({ dueAt: due, latePolicy: 'refuse' });
 
-    // In time: nothing is late.
+    // In time: nothing is late. Bob starts a draft of the one that refuses late work.
+    const started = await call(room.bob, 'POST', `/api/assignments/${refused}/submissions`, {
+      textHtml: '<p>Half done.</p>',
+    });
+    expect(started.statusCode).toBe(200);
     const early = await handIn(room.alice, marked);
     expect(early.statusCode, early.body).toBe(201);
     expect(early.json().late).toBe(false);
@@ -72,10 +76,18 @@ describe.skipIf(!available)(`assignments: submissions (${TEST_DB_KIND})`, () => 
       code: 'CONFLICT',
       message: 'The due date has passed; this assignment no longer accepts submissions.',
     });
+    // Nor does it take a draft any more: saving one is refused in the same words.
+    const draftAfter = await call(room.bob, 'POST', `/api/assignments/${refused}/submissions`, {
+      textHtml: '<p>Still working on it.</p>',
+    });
+    expect(draftAfter.statusCode).toBe(409);
+    expect(draftAfter.json().message).toBe(
+      'The due date has passed; this assignment no longer accepts submissions.',
+    );
     // A refused hand-in leaves the draft as it was, not an attempt.
     const mine = await call(room.bob, 'GET', `/api/assignments/${refused}/submissions`);
     expect(mine.json().submissions).toEqual([
-      expect.objectContaining({ status: 'draft', attempt: 1 }),
+      expect.objectContaining({ status: 'draft', attempt: 1, textHtml: '<p>Half done.</p>' }),
     ]);
     expect((await call(room.bob, 'GET', `/api/assignments/${marked}`)).json().mine).toEqual({
       status: 'submitted',
