@@ -16,7 +16,7 @@ import type { UserRecord } from '../auth/user-repository';
 import type { Db } from '../db';
 import { courseAccess, courseContext, viewerFlags, type CourseAccess } from './course-access';
 import { countEnrolled, type CourseRecord, type CourseVisibility } from './course-repository';
-import { selfEnrolDecision } from './enrolment-service';
+import { isEnrolmentBlocked, selfEnrolDecision } from './enrolment-service';
 import {
   completedLessonIds,
   countCompletedByCourse,
@@ -118,6 +118,7 @@ export function enrolDecisionFor(
   enrolledCount: number,
   now: number,
   roles: readonly string[] = [],
+  blocked = false,
 ) {
   const permission = access.decide(
     user.id,
@@ -129,6 +130,7 @@ export function enrolDecisionFor(
     enrolled: enrolledCount,
     now,
     roles,
+    blocked,
   });
 }
 
@@ -144,14 +146,15 @@ export async function buildDetail(
   const user = viewer.user;
   const a = gate ?? courseAccess(access, user, course, now);
   const enrolledIds = new Set(a.enrolled ? [course.id] : []);
-  const [[card], outline, done, last] = await Promise.all([
+  const [[card], outline, done, last, blocked] = await Promise.all([
     buildCards(db, [course], viewer, enrolledIds, now),
     loadOutline(db, course.id),
     a.enrolled ? completedLessonIds(db, user.id, course.id) : Promise.resolve(new Set<string>()),
     a.canLearn ? lastViewedLessonId(db, user.id, course.id) : Promise.resolve(null),
+    a.enrolled ? Promise.resolve(false) : isEnrolmentBlocked(db, course.id, user.id),
   ]);
   const base = card as CourseCard;
-  const enrol = enrolDecisionFor(access, user, course, base.enrolledCount, now, a.roles);
+  const enrol = enrolDecisionFor(access, user, course, base.enrolledCount, now, a.roles, blocked);
   return {
     ...base,
     summaryHtml: viewer.signHtml(course.summaryHtml),

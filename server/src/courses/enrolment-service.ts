@@ -44,7 +44,50 @@ export const ENROL_REFUSAL = {
   notStarted: 'Enrolment for this course has not started yet.',
   closed: 'Enrolment for this course has closed.',
   teaching: 'You teach this course, so you cannot enrol in it as a learner.',
+  blocked:
+    "The course's staff ended your enrolment, so you cannot enrol yourself again. Ask an instructor of the course.",
 } as const;
+
+/** Whether the course's staff removed or ended the user as a learner (no self-enrolment). */
+export async function isEnrolmentBlocked(
+  db: Db,
+  courseId: string,
+  userId: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('course_enrolment_blocks')
+    .select('user_id')
+    .where('course_id', '=', courseId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Records (or lifts) the staff's block on the user's self-enrolment in the course. */
+async function setEnrolmentBlock(
+  db: Db,
+  courseId: string,
+  userId: string,
+  block: { by: string; at: string } | null,
+): Promise<void> {
+  if (block === null) {
+    await db
+      .deleteFrom('course_enrolment_blocks')
+      .where('course_id', '=', courseId)
+      .where('user_id', '=', userId)
+      .execute();
+    return;
+  }
+  await db
+    .insertInto('course_enrolment_blocks')
+    .values({ course_id: courseId, user_id: userId, blocked_by: block.by, blocked_at: block.at })
+    .onConflict((oc) =>
+      oc
+        .columns(['course_id', 'user_id'])
+        .doUpdateSet({ blocked_by: block.by, blocked_at: block.at }),
+    )
+    .execute();
+}
 
 export interface EnrolDecision {
   allowed: boolean;
@@ -88,12 +131,15 @@ export function selfEnrolDecision(
     key?: string | undefined;
     /** Course roles the viewer holds now (a course's instructors and assistants do not enrol in it). */
     roles?: readonly string[];
+    /** The course's staff removed or ended the viewer as a learner (isEnrolmentBlocked). */
+    blocked?: boolean;
   },
 ): EnrolDecision {
   if (input.permission !== null) return refuse('FORBIDDEN', input.permission);
   if (input.roles?.some((r) => r === 'course-instructor' || r === 'course-assistant')) {
     return refuse('CONFLICT', ENROL_REFUSAL.teaching);
   }
+  if (input.blocked) return refuse('FORBIDDEN', ENROL_REFUSAL.blocked);
   if (course.state !== 'published') return refuse('CONFLICT', ENROL_REFUSAL.notOpen);
   if (course.enrolmentMode === 'manual') return refuse('FORBIDDEN', ENROL_REFUSAL.manual);
   if (course.startsAt !== null && input.now < Date.parse(course.startsAt)) {
@@ -184,6 +230,7 @@ export async function enrolSelf(
       enrolled,
       now,
       roles: current?.roles ?? [],
+      blocked: await isEnrolmentBlocked(trx, courseId, user.id),
       key: course.enrolmentMode === 'key' ? (input.key ?? '') : undefined,
     });
     if (!decision.allowed) {
@@ -286,6 +333,15 @@ export async function setParticipant(
     );
     if (!locked.isActive) throw new AppError('CONFLICT', 'This account is deactivated.');
     await upsertAssignment(trx, next);
+    // Staff who end a learner's enrolment (take the role, or give it an end) decide when they
+    // come back; enrolling them with no end lifts that.
+    const wasLearner = current?.roles.includes('course-student') ?? false;
+    const isLearner = next.roles.includes('course-student');
+    if (isLearner && next.expiresAt === null) {
+      await setEnrolmentBlock(trx, courseId, target.id, null);
+    } else if (isLearner || wasLearner) {
+      await setEnrolmentBlock(trx, courseId, target.id, { by: input.actor.id, at });
+    }
     await audit(
       trx,
       at,
@@ -330,6 +386,9 @@ export async function removeParticipant(
       assignmentRemoveDenial(input.actorSubject, grantTarget, previous, input.registry, { now }),
     );
     await deleteAssignment(trx, target.id, context);
+    if (previous.roles.includes('course-student')) {
+      await setEnrolmentBlock(trx, courseId, target.id, { by: input.actor.id, at });
+    }
     await audit(trx, at, input.actor, target, courseId, 'assignment.remove', {
       roles: previous.roles,
       directPermissions: previous.directPermissions,

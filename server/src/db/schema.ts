@@ -163,6 +163,14 @@ export interface CoursesTable {
   revision: Generated<number>;
 }
 
+/** A learner the course's staff removed or ended: no self-enrolment until enrolled again. */
+export interface CourseEnrolmentBlocksTable {
+  course_id: string;
+  user_id: string;
+  blocked_by: string;
+  blocked_at: string;
+}
+
 export interface CourseSectionsTable {
   id: string;
   course_id: string;
@@ -371,6 +379,7 @@ export interface Database {
   sso_codes: SsoCodesTable;
   files: FilesTable;
   course_sections: CourseSectionsTable;
+  course_enrolment_blocks: CourseEnrolmentBlocksTable;
   lessons: LessonsTable;
   lesson_progress: LessonProgressTable;
   assignments: AssignmentsTable;

@@ -10,6 +10,7 @@ import * as m0004 from './0004-sign-in-hardening';
 import * as m0005 from './0005-files';
 import * as m0006 from './0006-classroom';
 import * as m0007 from './0007-course-code-any-case';
+import * as m0008 from './0008-enrolment-blocks';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-files': m0005,
   '0006-classroom': m0006,
   '0007-course-code-any-case': m0007,
+  '0008-enrolment-blocks': m0008,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -520,6 +520,45 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
     expect(actions.map((a) => a.action)).toEqual(['assignment.create', 'assignment.remove']);
   });
 
+  it('keeps a learner the staff removed or ended from enrolling themselves again', async () => {
+    const { courseId } = await publishedCourse(ctx, p.priya, {});
+    const priya = as(ctx, p.priya);
+    const sam = as(ctx, p.sam);
+    const url = `/api/courses/${courseId}`;
+    const blocked =
+      "The course's staff ended your enrolment, so you cannot enrol yourself again. Ask an instructor of the course.";
+
+    // Leaving of one's own accord closes nothing.
+    expect((await sam.post(`${url}/enrolment`, {})).statusCode).toBe(200);
+    expect((await sam.delete(`${url}/enrolment`)).statusCode).toBe(204);
+    expect((await sam.post(`${url}/enrolment`, {})).statusCode).toBe(200);
+
+    // Removed by an instructor: the course says why, and enrolling is refused in those words.
+    expect((await priya.delete(`${url}/participants/${p.sam.id}`)).statusCode).toBe(204);
+    expect((await sam.get(url)).json().viewer).toMatchObject({
+      enrolled: false,
+      canEnrol: false,
+      enrolBlockedReason: blocked,
+    });
+    const again = await sam.post(`${url}/enrolment`, {});
+    expect(again.statusCode).toBe(403);
+    expect(again.json()).toEqual({ code: 'FORBIDDEN', message: blocked });
+
+    // Enrolled again by the staff with no end: the block is lifted.
+    await priya.put(`${url}/participants/${p.sam.id}`, { roles: ['course-student'] });
+    expect((await sam.delete(`${url}/enrolment`)).statusCode).toBe(204);
+    expect((await sam.post(`${url}/enrolment`, {})).statusCode).toBe(200);
+
+    // Given an end by the staff: once it has passed, the learner cannot start over alone.
+    await priya.put(`${url}/participants/${p.sam.id}`, {
+      roles: ['course-student'],
+      endsAt: new Date(ctx.clock.now() + HOUR).toISOString(),
+    });
+    ctx.clock.advance(2 * HOUR);
+    expect((await sam.get(url)).json().viewer.enrolled).toBe(false);
+    expect((await sam.post(`${url}/enrolment`, {})).json().message).toBe(blocked);
+  });
+
   it('copies a course with its structure, media and assignments into a new draft', async () => {
     const priya = as(ctx, p.priya);
     const { courseId, sectionId } = await publishedCourse(ctx, p.priya);
