@@ -12,8 +12,11 @@ import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
 beforeAll(stubLayoutForEditor);
 
 const PATH = '/classroom/course-1/assignments/assignment-1';
+// Due in the future: the page offers the form (the server may still refuse a hand-in that
+// arrives after the date has passed).
 const learnerAssignment = buildAssignmentDetail({
   latePolicy: 'refuse',
+  dueAt: new Date(Date.now() + 86_400_000).toISOString(),
   mine: { status: 'submitted', attemptsUsed: 1, points: 15, late: false },
 });
 
@@ -98,6 +101,28 @@ describe('classroom: an assignment for a learner', () => {
     expect(
       await screen.findByText('Attempt 1 was handed in after the due date and is marked late.'),
     ).toBeInTheDocument();
+  });
+
+  it('offers no form once the due date of work refused late has passed', async () => {
+    signedInAs(buildUser(), {
+      'GET /api/assignments/assignment-1': {
+        body: buildAssignmentDetail({
+          latePolicy: 'refuse',
+          dueAt: '2025-04-01T16:00:00.000Z',
+          mine: { status: 'none', attemptsUsed: 0, points: null, late: false },
+        }),
+      },
+      'GET /api/assignments/assignment-1/submissions': { body: { submissions: [] } },
+    });
+    renderApp(PATH);
+    await findHeading('Trace report');
+    expect(
+      await screen.findByText(
+        'The due date has passed; this assignment no longer accepts submissions.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save draft' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Submit' })).not.toBeInTheDocument();
   });
 
   it('refuses files of the wrong type before uploading them', async () => {

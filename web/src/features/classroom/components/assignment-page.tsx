@@ -187,6 +187,8 @@ function AssignmentFacts({ assignment: a }: { assignment: AssignmentDetail }) {
 
 function LearnerWork({ assignment }: { assignment: AssignmentDetail }) {
   const submissions = useSubmissions(assignment.id);
+  // The time the page was opened: what it offers does not change under the learner's hands.
+  const [openedAt] = useState(() => Date.now());
   if (submissions.isLoading) return <Loader size="sm" aria-label="Loading your work" />;
   if (submissions.isError) {
     return (
@@ -200,9 +202,21 @@ function LearnerWork({ assignment }: { assignment: AssignmentDetail }) {
   const attempts = all
     .filter((s) => s.status === 'submitted')
     .sort((x, y) => y.attempt - x.attempt);
+  // Past the due date of work that is refused late, the server takes nothing more (no draft, no
+  // hand-in): say so instead of offering a form whose every button it would refuse.
+  const closed =
+    assignment.latePolicy === 'refuse' &&
+    assignment.dueAt !== null &&
+    openedAt > Date.parse(assignment.dueAt);
   return (
     <>
-      <SubmissionForm key={draft?.id ?? 'new'} assignment={assignment} draft={draft} />
+      {closed ? (
+        <Alert color="yellow" title="Closed">
+          The due date has passed; this assignment no longer accepts submissions.
+        </Alert>
+      ) : (
+        <SubmissionForm key={draft?.id ?? 'new'} assignment={assignment} draft={draft} />
+      )}
       <section aria-labelledby="attempts-heading">
         <Title order={2} size="h3" id="attempts-heading" mb="xs">
           Your attempts
