@@ -98,6 +98,11 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
       config: inCourse('course.enroll'),
       schema: {
         summary: 'Enrol oneself (open courses, or key courses with the key)',
+        description:
+          'A key is compared without regard to case or surrounding spaces. Wrong keys are ' +
+          'throttled per learner and course and per address: 429 RATE_LIMITED says how many ' +
+          'seconds to wait. A learner the course’s staff removed or ended is refused (403) ' +
+          'until the staff enrol them again.',
         params: CourseParams,
         body: SelfEnrolSchema,
         response: { 200: EnrolmentSchema },
