@@ -89,6 +89,34 @@ async function setEnrolmentBlock(
     .execute();
 }
 
+/**
+ * The staff's rule on self-enrolment after someone's roles in a course change, by whatever route
+ * (the course's participants tab or the admin area): taking the learner role away or giving it an
+ * end blocks self-enrolment; making them a learner with no end lifts the block. `previous` is the
+ * assignment in force before the change, `next` the one after (null when removed). Runs in the
+ * caller's transaction. See docs/classroom.md (enrolment).
+ */
+export async function applyEnrolmentBlockRule(
+  trx: Db,
+  change: {
+    courseId: string;
+    userId: string;
+    previous: Pick<ContextAssignment, 'roles'> | null;
+    next: Pick<ContextAssignment, 'roles' | 'expiresAt'> | null;
+    by: string;
+    at: string;
+  },
+): Promise<void> {
+  const { courseId, userId, previous, next, by, at } = change;
+  const wasLearner = previous?.roles.includes('course-student') ?? false;
+  const isLearner = next?.roles.includes('course-student') ?? false;
+  if (isLearner && next?.expiresAt === null) {
+    await setEnrolmentBlock(trx, courseId, userId, null);
+  } else if (isLearner || wasLearner) {
+    await setEnrolmentBlock(trx, courseId, userId, { by, at });
+  }
+}
+
 export interface EnrolDecision {
   allowed: boolean;
   /** Why not, in words; null when allowed. */
@@ -335,13 +363,14 @@ export async function setParticipant(
     await upsertAssignment(trx, next);
     // Staff who end a learner's enrolment (take the role, or give it an end) decide when they
     // come back; enrolling them with no end lifts that.
-    const wasLearner = current?.roles.includes('course-student') ?? false;
-    const isLearner = next.roles.includes('course-student');
-    if (isLearner && next.expiresAt === null) {
-      await setEnrolmentBlock(trx, courseId, target.id, null);
-    } else if (isLearner || wasLearner) {
-      await setEnrolmentBlock(trx, courseId, target.id, { by: input.actor.id, at });
-    }
+    await applyEnrolmentBlockRule(trx, {
+      courseId,
+      userId: target.id,
+      previous: current,
+      next,
+      by: input.actor.id,
+      at,
+    });
     await audit(
       trx,
       at,
@@ -386,9 +415,14 @@ export async function removeParticipant(
       assignmentRemoveDenial(input.actorSubject, grantTarget, previous, input.registry, { now }),
     );
     await deleteAssignment(trx, target.id, context);
-    if (previous.roles.includes('course-student')) {
-      await setEnrolmentBlock(trx, courseId, target.id, { by: input.actor.id, at });
-    }
+    await applyEnrolmentBlockRule(trx, {
+      courseId,
+      userId: target.id,
+      previous,
+      next: null,
+      by: input.actor.id,
+      at,
+    });
     await audit(trx, at, input.actor, target, courseId, 'assignment.remove', {
       roles: previous.roles,
       directPermissions: previous.directPermissions,

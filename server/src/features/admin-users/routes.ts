@@ -62,6 +62,7 @@ import {
   toPublicUser,
   type UserRecord,
 } from '../../auth/user-repository';
+import { applyEnrolmentBlockRule } from '../../courses/enrolment-service';
 import type { Db } from '../../db';
 
 const UserParams = z.object({ userId: z.string().min(1).max(200) });
@@ -343,6 +344,16 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
           assignmentReplaceDenial(granter, current, previous, assignment, roles, { now: now() }),
         );
         await upsertAssignment(trx, assignment);
+        if (context.type === 'course') {
+          await applyEnrolmentBlockRule(trx, {
+            courseId: context.courseId,
+            userId: user.id,
+            previous: previous && isAssignmentInForce(previous, now()) ? previous : null,
+            next: assignment,
+            by: assignment.assignedBy,
+            at: assignment.assignedAt,
+          });
+        }
         await recordAccessAuditFor(trx, request, user, {
           action: previous ? 'assignment.replace' : 'assignment.create',
           context: contextKey(context),
@@ -389,6 +400,16 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         if (!previous) return false;
         refuse(assignmentRemoveDenial(granter, current, previous, roles, { now: now() }));
         await deleteAssignment(trx, user.id, context);
+        if (context.type === 'course') {
+          await applyEnrolmentBlockRule(trx, {
+            courseId: context.courseId,
+            userId: user.id,
+            previous,
+            next: null,
+            by: request.auth?.user.id ?? 'unknown',
+            at: iso(),
+          });
+        }
         await recordAccessAuditFor(trx, request, user, {
           action: 'assignment.remove',
           context: contextKey(context),

@@ -559,6 +559,41 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
     expect((await sam.post(`${url}/enrolment`, {})).json().message).toBe(blocked);
   });
 
+  it('applies the same block when an admin changes course roles in the admin area', async () => {
+    const { courseId } = await publishedCourse(ctx, p.priya, {});
+    const ada = as(ctx, p.ada);
+    const sam = as(ctx, p.sam);
+    const url = `/api/courses/${courseId}`;
+    const admin = `/api/admin/users/${p.sam.id}/assignments`;
+    const contextKey = encodeURIComponent(`course:${courseId}`);
+    expect((await sam.post(`${url}/enrolment`, {})).statusCode).toBe(200);
+
+    // Removed in the admin area: the learner cannot enrol themselves again.
+    expect((await ada.delete(`${admin}/${contextKey}`)).statusCode).toBe(200);
+    expect((await sam.post(`${url}/enrolment`, {})).statusCode).toBe(403);
+
+    // Made a learner again with no end there: the block is lifted.
+    const put = await ada.put(admin, {
+      context: { type: 'course', courseId },
+      roles: ['course-student'],
+      directPermissions: [],
+      expiresAt: null,
+    });
+    expect(put.statusCode).toBe(200);
+    expect((await sam.delete(`${url}/enrolment`)).statusCode).toBe(204);
+    expect((await sam.post(`${url}/enrolment`, {})).statusCode).toBe(200);
+
+    // Given another role instead of learner there: blocked again.
+    await ada.put(admin, {
+      context: { type: 'course', courseId },
+      roles: ['course-assistant'],
+      directPermissions: [],
+      expiresAt: null,
+    });
+    await ada.delete(`${admin}/${contextKey}`);
+    expect((await sam.post(`${url}/enrolment`, {})).statusCode).toBe(403);
+  });
+
   it('copies a course with its structure, media and assignments into a new draft', async () => {
     const priya = as(ctx, p.priya);
     const { courseId, sectionId } = await publishedCourse(ctx, p.priya);
