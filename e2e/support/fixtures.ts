@@ -179,4 +179,61 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   });
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.targets.join('; ')})`)).toEqual([]);
+  await expectFitsPhone(page);
+}
+
+/** The phone width every page must fit without sideways scrolling (issue 19; docs/front-end.md). */
+export const PHONE_WIDTH = 375;
+
+/**
+ * Every page that axe scans is also laid out at a phone's width: the page itself must not scroll
+ * sideways there. Wide content (tables, code) scrolls inside its own box with a visible cue
+ * (`lh-scroll-cue`, web/src/app/styles/pages.css). On failure the message names the elements that
+ * stick out. The viewport is put back afterwards, so a spec goes on at the size it chose.
+ */
+export async function expectFitsPhone(page: Page): Promise<void> {
+  const before = page.viewportSize();
+  const resize = before !== null && before.width !== PHONE_WIDTH;
+  if (resize) await page.setViewportSize({ width: PHONE_WIDTH, height: before.height });
+  try {
+    // Two frames: media-query listeners re-render, then layout settles.
+    const overflow = await page.evaluate(async () => {
+      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+      const width = window.innerWidth;
+      const scrollWidth = document.documentElement.scrollWidth;
+      if (scrollWidth <= width) return null;
+      const culprits: string[] = [];
+      for (const element of Array.from(document.body.querySelectorAll<HTMLElement>('*'))) {
+        const box = element.getBoundingClientRect();
+        if (box.right <= width + 1 || box.width === 0) continue;
+        // Only the outermost offender: its children stick out because it does.
+        const parent = element.parentElement;
+        if (
+          parent &&
+          parent !== document.body &&
+          parent.getBoundingClientRect().right > width + 1
+        ) {
+          continue;
+        }
+        const name = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${
+          element.className && typeof element.className === 'string'
+            ? `.${element.className.trim().split(/\s+/).slice(0, 2).join('.')}`
+            : ''
+        }`;
+        culprits.push(
+          `${name} (right edge ${Math.round(box.right)}px): ${(element.innerText ?? '').slice(0, 60)}`,
+        );
+        if (culprits.length >= 5) break;
+      }
+      return { scrollWidth, culprits };
+    });
+    expect(
+      overflow,
+      overflow
+        ? `${page.url()} is ${overflow.scrollWidth}px wide at ${PHONE_WIDTH}px: ${overflow.culprits.join(' | ')}`
+        : '',
+    ).toBeNull();
+  } finally {
+    if (resize) await page.setViewportSize(before);
+  }
 }

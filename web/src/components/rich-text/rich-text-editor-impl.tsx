@@ -7,13 +7,24 @@
  * only keeps to what survives.
  */
 import type { StoredFile } from '@learning-hub/core';
-import { Alert, Box, CloseButton, Group, Progress, Stack, Text } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Box,
+  CloseButton,
+  Group,
+  Popover,
+  Progress,
+  Stack,
+  Text,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { Link, RichTextEditor as MantineRte } from '@mantine/tiptap';
-import { IconPaperclip } from '@tabler/icons-react';
+import { IconDots, IconPaperclip } from '@tabler/icons-react';
 import { TableKit } from '@tiptap/extension-table';
 import { useEditor, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
-import { useEffect, useId, useRef, useState, type CSSProperties } from 'react';
+import { useEffect, useId, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { uploadFile } from '../../lib/upload';
 import { EditorImage, rememberPreview, Video } from './media-extensions';
 import '@mantine/tiptap/styles.css';
@@ -36,6 +47,135 @@ export function insertUploadedFile(editor: Editor, file: StoredFile): void {
   if (file.mime.startsWith('image/')) chain.setImage({ src, alt: file.name }).run();
   else if (file.mime.startsWith('video/')) chain.setVideo({ src, title: file.name }).run();
   else chain.insertContent(`<a href="${escapeHtml(src)}">${escapeHtml(file.name)}</a> `).run();
+}
+
+/** Below this width the toolbar keeps to one row (a phone, or a narrow column). */
+export const COMPACT_TOOLBAR_QUERY = '(max-width: 36em)';
+
+function MarkControls({ compact }: { compact: boolean }) {
+  return (
+    <MantineRte.ControlsGroup>
+      <MantineRte.Bold />
+      <MantineRte.Italic />
+      {!compact && (
+        <>
+          <MantineRte.Underline />
+          <MantineRte.Strikethrough />
+          <MantineRte.Code />
+        </>
+      )}
+    </MantineRte.ControlsGroup>
+  );
+}
+
+/** Controls a phone finds behind "More formatting". */
+function SecondaryControls({ compact }: { compact: boolean }) {
+  return (
+    <>
+      {compact && (
+        <MantineRte.ControlsGroup>
+          <MantineRte.Underline />
+          <MantineRte.Strikethrough />
+          <MantineRte.Code />
+        </MantineRte.ControlsGroup>
+      )}
+      <MantineRte.ControlsGroup>
+        <MantineRte.H2 />
+        <MantineRte.H3 />
+        <MantineRte.H4 />
+      </MantineRte.ControlsGroup>
+      <MantineRte.ControlsGroup>
+        {!compact && (
+          <>
+            <MantineRte.BulletList />
+            <MantineRte.OrderedList />
+          </>
+        )}
+        <MantineRte.Blockquote />
+        <MantineRte.CodeBlock />
+      </MantineRte.ControlsGroup>
+      <MantineRte.ControlsGroup>
+        {!compact && <MantineRte.Link />}
+        <MantineRte.Unlink />
+      </MantineRte.ControlsGroup>
+      <MantineRte.ControlsGroup>
+        <MantineRte.TableInsert maxColumns={6} maxRows={6} />
+        <MantineRte.TableRowAfter />
+        <MantineRte.TableColumnAfter />
+        <MantineRte.TableDelete />
+      </MantineRte.ControlsGroup>
+    </>
+  );
+}
+
+/**
+ * The toolbar's controls. On a wide screen every group is shown (wrapping as needed); on a phone
+ * one row: bold, italic, lists, link, upload, undo, and "More formatting" opening the rest, so the
+ * toolbar never pushes the form's buttons off the screen.
+ */
+function EditorControls({
+  compact,
+  upload,
+  disabled,
+}: {
+  compact: boolean;
+  upload: ReactNode;
+  disabled: boolean;
+}) {
+  const [more, setMore] = useState(false);
+  const undo = (
+    <MantineRte.ControlsGroup>
+      <MantineRte.Undo />
+      <MantineRte.Redo />
+    </MantineRte.ControlsGroup>
+  );
+  if (!compact) {
+    return (
+      <>
+        <MarkControls compact={false} />
+        <SecondaryControls compact={false} />
+        <MantineRte.ControlsGroup>{upload}</MantineRte.ControlsGroup>
+        {undo}
+      </>
+    );
+  }
+  return (
+    <>
+      <MarkControls compact />
+      <MantineRte.ControlsGroup>
+        <MantineRte.BulletList />
+        <MantineRte.OrderedList />
+        <MantineRte.Link />
+      </MantineRte.ControlsGroup>
+      <MantineRte.ControlsGroup>{upload}</MantineRte.ControlsGroup>
+      <Popover
+        opened={more}
+        onChange={setMore}
+        position="bottom-end"
+        withinPortal={false}
+        trapFocus
+      >
+        <Popover.Target>
+          <ActionIcon
+            variant="default"
+            size={26}
+            aria-label="More formatting"
+            aria-expanded={more}
+            disabled={disabled}
+            onClick={() => setMore((open) => !open)}
+          >
+            <IconDots size={16} stroke={1.5} aria-hidden="true" />
+          </ActionIcon>
+        </Popover.Target>
+        <Popover.Dropdown p="xs" maw="calc(100vw - 2rem)">
+          <Group gap="xs">
+            <SecondaryControls compact />
+            {undo}
+          </Group>
+        </Popover.Dropdown>
+      </Popover>
+    </>
+  );
 }
 
 /** The HTML of the editor, '' when it holds nothing (an empty paragraph is not content). */
@@ -198,6 +338,8 @@ export default function RichTextEditor({
   }, [editor, value]);
 
   const controlsDisabled = disabled || !editor;
+  // On a phone the toolbar is one row: the everyday controls, and the rest behind "More formatting".
+  const compact = useMediaQuery(COMPACT_TOOLBAR_QUERY) ?? false;
 
   return (
     <Stack gap={4}>
@@ -223,47 +365,19 @@ export default function RichTextEditor({
             disabled={controlsDisabled}
             style={{ display: 'contents', border: 0, margin: 0, padding: 0 }}
           >
-            <MantineRte.ControlsGroup>
-              <MantineRte.Bold />
-              <MantineRte.Italic />
-              <MantineRte.Underline />
-              <MantineRte.Strikethrough />
-              <MantineRte.Code />
-            </MantineRte.ControlsGroup>
-            <MantineRte.ControlsGroup>
-              <MantineRte.H2 />
-              <MantineRte.H3 />
-              <MantineRte.H4 />
-            </MantineRte.ControlsGroup>
-            <MantineRte.ControlsGroup>
-              <MantineRte.BulletList />
-              <MantineRte.OrderedList />
-              <MantineRte.Blockquote />
-              <MantineRte.CodeBlock />
-            </MantineRte.ControlsGroup>
-            <MantineRte.ControlsGroup>
-              <MantineRte.Link />
-              <MantineRte.Unlink />
-            </MantineRte.ControlsGroup>
-            <MantineRte.ControlsGroup>
-              <MantineRte.TableInsert maxColumns={6} maxRows={6} />
-              <MantineRte.TableRowAfter />
-              <MantineRte.TableColumnAfter />
-              <MantineRte.TableDelete />
-            </MantineRte.ControlsGroup>
-            <MantineRte.ControlsGroup>
-              <UploadControl
-                editor={editor}
-                disabled={controlsDisabled || upload !== null}
-                onUploaded={onUploaded}
-                onState={setUpload}
-                onError={setUploadError}
-              />
-            </MantineRte.ControlsGroup>
-            <MantineRte.ControlsGroup>
-              <MantineRte.Undo />
-              <MantineRte.Redo />
-            </MantineRte.ControlsGroup>
+            <EditorControls
+              compact={compact}
+              upload={
+                <UploadControl
+                  editor={editor}
+                  disabled={controlsDisabled || upload !== null}
+                  onUploaded={onUploaded}
+                  onState={setUpload}
+                  onError={setUploadError}
+                />
+              }
+              disabled={controlsDisabled}
+            />
           </fieldset>
         </MantineRte.Toolbar>
         <Box style={{ '--rte-min-height': minHeight } as CSSProperties}>

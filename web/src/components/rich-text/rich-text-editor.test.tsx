@@ -6,6 +6,7 @@ import { useRef, useState } from 'react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { mockUploads } from '../../test/upload-mock';
 import { RichTextEditor } from './rich-text-editor';
+import { COMPACT_TOOLBAR_QUERY } from './rich-text-editor-impl';
 import { RichTextView } from './rich-text-view';
 
 // ProseMirror measures the selection; jsdom has no layout.
@@ -160,6 +161,45 @@ describe('RichTextEditor', () => {
     // Levels 1, 5 and 6 are not offered (the sanitiser keeps h2–h4).
     expect(screen.queryByRole('button', { name: 'Heading 1' })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Heading 4' })).toBeInTheDocument();
+  });
+
+  it('keeps to one row on a phone: the rest of the controls are under "More formatting"', async () => {
+    const phone = vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) =>
+        ({
+          matches: query === COMPACT_TOOLBAR_QUERY,
+          media: query,
+          onchange: null,
+          addListener: () => undefined,
+          removeListener: () => undefined,
+          addEventListener: () => undefined,
+          removeEventListener: () => undefined,
+          dispatchEvent: () => false,
+        }) as MediaQueryList,
+    );
+    try {
+      const user = userEvent.setup();
+      render(<Harness />);
+      const box = await screen.findByRole('textbox', { name: 'Lesson body' });
+      // The everyday controls stay; headings, tables and the rest wait behind one button.
+      expect(screen.getByRole('button', { name: 'Bold' })).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Bullet list' })).toBeInTheDocument();
+      expect(
+        screen.getByRole('button', { name: 'Insert image, video or file' }),
+      ).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Heading 2' })).not.toBeInTheDocument();
+      const more = screen.getByRole('button', { name: 'More formatting' });
+      expect(more).toHaveAttribute('aria-expanded', 'false');
+
+      await user.click(box);
+      await user.click(more);
+      expect(more).toHaveAttribute('aria-expanded', 'true');
+      await user.click(await screen.findByRole('button', { name: 'Heading 2' }));
+      await typeInEditor(user, 'Safety');
+      await waitFor(() => expect(html()).toMatch(/^<h2>Safety<\/h2>/));
+    } finally {
+      phone.mockRestore();
+    }
   });
 
   it('uploads a picked image with progress and inserts <img src="/api/files/<id>">', async () => {
