@@ -54,11 +54,18 @@ export const theme = createTheme({
       } satisfies Partial<NotificationProps>,
       styles: { description: { color: 'var(--mantine-color-dimmed)' } },
     },
-    // A table wider than a phone scrolls sideways: its scroll area takes keyboard focus so it can
-    // be scrolled with the arrow keys (axe: scrollable-region-focusable).
+    // A table wider than a phone scrolls sideways: its scroll bar is always shown when there is
+    // more to the side, so the clipped columns are not a secret (docs/front-end.md, phones), and
+    // its scroll area takes keyboard focus so it can be scrolled with the arrow keys (axe:
+    // scrollable-region-focusable).
     TableScrollContainer: {
       defaultProps: {
-        scrollAreaProps: { viewportProps: { tabIndex: 0 } } satisfies Partial<ScrollAreaProps>,
+        scrollAreaProps: {
+          type: 'auto',
+          scrollbarSize: 10,
+          offsetScrollbars: 'x',
+          viewportProps: { tabIndex: 0 },
+        } satisfies Partial<ScrollAreaProps>,
       },
     },
   },

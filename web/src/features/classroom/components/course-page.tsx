@@ -18,6 +18,7 @@ import {
 } from '@mantine/core';
 import { IconArrowRight, IconEdit } from '@tabler/icons-react';
 import { Link, useParams, useSearchParams } from 'react-router';
+import { SideScroll } from '../../../components/side-scroll';
 import { RichTextView } from '../../../components/rich-text/rich-text-view';
 import { useCourse } from '../../../lib/classroom/courses-api';
 import {
@@ -209,13 +210,15 @@ export function CoursePage() {
           )
         }
       >
-        <Tabs.List style={{ overflowX: 'auto', flexWrap: 'nowrap' }}>
-          {tabs.map((t) => (
-            <Tabs.Tab key={t.value} value={t.value}>
-              {t.label}
-            </Tabs.Tab>
-          ))}
-        </Tabs.List>
+        <SideScroll label="the course's tabs">
+          <Tabs.List style={{ flexWrap: 'nowrap' }}>
+            {tabs.map((t) => (
+              <Tabs.Tab key={t.value} value={t.value} style={{ flexShrink: 0 }}>
+                {t.label}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+        </SideScroll>
         <Tabs.Panel value="outline" pt="md">
           <CourseOutline course={detail} />
         </Tabs.Panel>

@@ -54,10 +54,11 @@ function RecentGrades({ grades }: { grades: LearningOverview['recentGrades'] }) 
         <Table.Thead>
           <Table.Tr>
             <Table.Th scope="col">Assignment</Table.Th>
-            <Table.Th scope="col">Course</Table.Th>
+            {/* Points next to the assignment: on a phone they show without scrolling. */}
             <Table.Th scope="col" ta="right">
               Points
             </Table.Th>
+            <Table.Th scope="col">Course</Table.Th>
             <Table.Th scope="col">Graded</Table.Th>
           </Table.Tr>
         </Table.Thead>
@@ -65,12 +66,14 @@ function RecentGrades({ grades }: { grades: LearningOverview['recentGrades'] }) 
           {grades.map((g) => (
             <Table.Tr key={`${g.assignmentId}`}>
               <Table.Td>{g.assignmentTitle}</Table.Td>
+              <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                {`${g.points} / ${g.maxPoints}`}
+              </Table.Td>
               <Table.Td>
                 <Anchor component={Link} to={coursePath(g.courseId, 'grades')}>
                   {g.courseTitle}
                 </Anchor>
               </Table.Td>
-              <Table.Td ta="right">{`${g.points} / ${g.maxPoints}`}</Table.Td>
               <Table.Td>{formatDate(g.gradedAt)}</Table.Td>
             </Table.Tr>
           ))}
