@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signInAs, uniqueName } from '../support/fixtures';
+import { signInAs, signInAsRole, uniqueName } from '../support/fixtures';
 import {
   buildCourse,
   expectNoHorizontalScroll,
@@ -71,4 +71,26 @@ test('classroom: on a phone a student enrols, reads a lesson and opens an assign
   await expect(page.getByRole('heading', { level: 1, name: 'Learning Management' })).toBeVisible();
   await expectNoHorizontalScroll(page);
   await shot(page, 'learning-phone');
+});
+
+test('phone: what is wider than the screen scrolls in its own box with a visible cue', async ({
+  page,
+}) => {
+  test.slow();
+  await signInAsRole(page, 'admin');
+  // A table with more columns than fit shows its scroll bar without a hover.
+  await page.goto('/admin');
+  const users = page.getByRole('table').first();
+  await expect(users.getByRole('cell', { name: 'student', exact: true })).toBeVisible();
+  const scrollbar = page.locator('.mantine-ScrollArea-scrollbar[data-orientation="horizontal"]');
+  await expect(scrollbar.first()).toBeVisible();
+
+  // A course's tabs: an arrow says there are more, and brings them into view.
+  await page.goto('/classroom/otdr-trace-analysis');
+  const more = page.getByRole('button', { name: "Scroll the course's tabs right" });
+  // (A control with nothing to its side is transparent: data-hidden.)
+  await expect(more).not.toHaveAttribute('data-hidden');
+  await more.click();
+  await expect(page.getByRole('tab', { name: 'Participants' })).toBeInViewport({ ratio: 1 });
+  await expectNoHorizontalScroll(page);
 });
