@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { AppError } from '@learning-hub/core';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config';
 import type { Db } from './db';
@@ -82,7 +82,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.logLevel),
     // One line per request, with secrets redacted, instead of Fastify's two (plugins/request-log).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // request.log is made when first written to (most requests log nothing at the set level).
     childLoggerFactory: lazyChildLoggerFactory,
     genReqId: (req) => {

@@ -42,7 +42,7 @@ export function loggerOptions(level: string) {
   };
 }
 
-/** Logs each request once, when its answer has gone (use with `disableRequestLogging`). */
+/** Logs each request once, when its answer has gone (with Fastify's own request lines turned off: `logController` in app.ts). */
 export function logEachRequestOnce(app: FastifyInstance): void {
   app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
