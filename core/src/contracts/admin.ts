@@ -464,7 +464,7 @@ export const SystemInfoSchema = z.object({
 });
 export type SystemInfo = z.infer<typeof SystemInfoSchema>;
 
-/** The upload limits in force (server configuration; docs/classroom.md, "File storage"). */
+/** The upload limits in force (server configuration; docs/classroom.md, "Upload limits"). */
 export const UploadLimitsSchema = z.object({
   /** Largest single upload, bytes (UPLOAD_MAX_BYTES). */
   maxFileBytes: z.number().int().min(0),

@@ -14,8 +14,8 @@
  *
  * and GET /api/files/:fileId then serves the file to whoever `canRead` the lesson.
  *
- * Uploads are held to per-person limits from the configuration (docs/classroom.md, "File
- * storage"): a rate (`countUpload`), the bytes not yet attached to anything, and all the bytes a
+ * Uploads are held to per-person limits from the configuration (docs/classroom.md, "Upload
+ * limits"): a rate (`countUpload`), the bytes not yet attached to anything, and all the bytes a
  * person stores. An upload reserves the bytes it may take before it streams and trades the
  * reservation for its row once stored, atomically, so uploads running side by side cannot
  * together pass a limit that only one of them fits in.

@@ -74,9 +74,10 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
         description:
           'Upload one file (multipart/form-data, one file part). Streams into storage; the type ' +
           'is detected from the content. The file is the uploader’s alone until an area attaches it. ' +
-          'Per-person limits (docs/classroom.md, "File storage"): 429 RATE_LIMITED with Retry-After ' +
-          'past the upload rate; 413 UPLOAD_QUOTA_EXCEEDED when the file does not fit in the bytes ' +
-          'a person may have unattached or store in all (413 FILE_TOO_LARGE: over the size of one file).',
+          'Each person’s uploads are limited: past the upload rate, 429 RATE_LIMITED with ' +
+          'Retry-After; a file that does not fit in the bytes a person may have unattached or ' +
+          'store in all, 413 UPLOAD_QUOTA_EXCEEDED; a file over the size of one upload, 413 ' +
+          'FILE_TOO_LARGE. Each answer’s message says which limit and what to do.',
         response: { 201: StoredFileSchema },
       },
     },

@@ -1,5 +1,5 @@
 /**
- * Per-person upload limits (storage/file-service.ts, docs/classroom.md "File storage"): the rate,
+ * Per-person upload limits (storage/file-service.ts, docs/classroom.md "Upload limits"): the rate,
  * the bytes not yet attached, all the bytes stored, the reservations that make them hold under
  * concurrent uploads (also across two instances), and the clean-up of what is left unattached.
  */
