@@ -45,6 +45,11 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: { status: 413, category: 'data', severity: 'Low' },
   /** An uploaded file over the size limit (the upload is refused while it streams). */
   FILE_TOO_LARGE: { status: 413, category: 'data', severity: 'Low' },
+  /**
+   * An upload that does not fit in the uploader's storage limits (bytes not yet attached to
+   * anything, or all the bytes they store); the message names the limit.
+   */
+  UPLOAD_QUOTA_EXCEEDED: { status: 413, category: 'data', severity: 'Low' },
   URI_TOO_LONG: { status: 414, category: 'data', severity: 'Low' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, category: 'data', severity: 'Low' },
   /** A `Range` header outside the file (HTTP 416). */

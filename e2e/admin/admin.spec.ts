@@ -181,3 +181,27 @@ test('a11y: the admin area pages', async ({ page }) => {
     await expectNoSeriousA11yViolations(page);
   }
 });
+
+test('a11y: storage per person under Admin Settings → System, on a phone', async ({ page }) => {
+  const admin = await signInAsRole(page, 'admin');
+  const uploaded = await page.request.post('/api/files', {
+    headers: { authorization: `Bearer ${admin.token}` },
+    multipart: {
+      file: { name: 'splice-log.txt', mimeType: 'text/plain', buffer: Buffer.from('0.02 dB') },
+    },
+  });
+  expect(uploaded.status()).toBe(201);
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto('/admin/system');
+  const table = page.getByRole('table', { name: 'Storage' });
+  await expect(table.getByRole('link', { name: 'Alex Morgan' })).toBeVisible();
+  // Wider than the phone: the table scrolls sideways (and says so), the page itself does not.
+  await expect(page.getByText('Scroll the table sideways to see every column.')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(
+    true,
+  );
+  const stored = table.getByRole('button', { name: 'Stored' });
+  await stored.scrollIntoViewIfNeeded();
+  await expect(stored).toBeInViewport();
+  await expectNoSeriousA11yViolations(page);
+});

@@ -72,7 +72,7 @@ declare module 'fastify' {
   }
 }
 
-/** How often unattached uploads older than a day are looked for. */
+/** How often unattached uploads past their hours (UPLOAD_UNATTACHED_HOURS) are looked for. */
 const ORPHAN_CLEANUP_INTERVAL_MS = 3_600_000;
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -138,6 +138,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     db,
     now,
     access,
+    config.files.limits,
     app.log,
   );
   app.decorate('files', files);
@@ -166,7 +167,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(manageUsersRoutes, { db, now });
   await app.register(adminRolesRoutes, { db, now });
   await app.register(adminAccessRoutes, { db, now });
-  await app.register(adminSystemRoutes, { db });
+  await app.register(adminSystemRoutes, { db, uploadLimits: config.files.limits });
   await app.register(filesRoutes, { files, maxUploadBytes: config.files.maxUploadBytes });
   await app.register(assignmentsRoutes, { db, now, maxUploadBytes: config.files.maxUploadBytes });
 

@@ -49,7 +49,7 @@ describe('config', () => {
   });
 
   it('stores files next to the SQLite file by default, or in S3 when a bucket is named', () => {
-    expect(loadConfig({}).files).toEqual({
+    expect(loadConfig({}).files).toMatchObject({
       store: { kind: 'local', dir: 'data/files' },
       maxUploadBytes: 104_857_600,
     });
@@ -80,7 +80,58 @@ describe('config', () => {
         forcePathStyle: true,
       },
       maxUploadBytes: 2048,
+      limits: {
+        maxFileBytes: 2048,
+        maxUnattachedBytes: 5 * 2048,
+        maxStoredBytes: 5 * 1024 ** 3,
+        rate: { uploads: 60, windowSeconds: 600 },
+        unattachedHours: 24,
+      },
     });
+  });
+
+  it('has per-person upload limits with defaults, and refuses limits that cannot work', () => {
+    expect(loadConfig({}).files.limits).toEqual({
+      maxFileBytes: 100 * 1024 ** 2,
+      maxUnattachedBytes: 500 * 1024 ** 2,
+      maxStoredBytes: 5 * 1024 ** 3,
+      rate: { uploads: 60, windowSeconds: 600 },
+      unattachedHours: 24,
+    });
+    expect(
+      loadConfig({
+        UPLOAD_MAX_BYTES: '4096',
+        UPLOAD_USER_MAX_UNATTACHED_BYTES: '8192',
+        UPLOAD_USER_MAX_STORED_BYTES: '65536',
+        UPLOAD_RATE_LIMIT: '5',
+        UPLOAD_RATE_WINDOW_SECONDS: '60',
+        UPLOAD_UNATTACHED_HOURS: '2',
+      }).files.limits,
+    ).toEqual({
+      maxFileBytes: 4096,
+      maxUnattachedBytes: 8192,
+      maxStoredBytes: 65536,
+      rate: { uploads: 5, windowSeconds: 60 },
+      unattachedHours: 2,
+    });
+    // A larger per-file limit raises the default unattached allowance with it, and the total.
+    expect(loadConfig({ UPLOAD_MAX_BYTES: String(2 * 1024 ** 3) }).files.limits).toMatchObject({
+      maxUnattachedBytes: 10 * 1024 ** 3,
+      maxStoredBytes: 10 * 1024 ** 3,
+    });
+    expect(() =>
+      loadConfig({ UPLOAD_MAX_BYTES: '8192', UPLOAD_USER_MAX_UNATTACHED_BYTES: '4096' }),
+    ).toThrow(/UPLOAD_USER_MAX_UNATTACHED_BYTES: must be at least UPLOAD_MAX_BYTES/);
+    expect(() =>
+      loadConfig({
+        UPLOAD_USER_MAX_UNATTACHED_BYTES: String(600 * 1024 ** 2),
+        UPLOAD_USER_MAX_STORED_BYTES: String(200 * 1024 ** 2),
+      }),
+    ).toThrow(/UPLOAD_USER_MAX_STORED_BYTES: must be at least UPLOAD_USER_MAX_UNATTACHED_BYTES/);
+    expect(() => loadConfig({ UPLOAD_RATE_WINDOW_SECONDS: '7200' })).toThrow(
+      /UPLOAD_RATE_WINDOW_SECONDS/,
+    );
+    expect(() => loadConfig({ UPLOAD_RATE_LIMIT: '0' })).toThrow(/UPLOAD_RATE_LIMIT/);
   });
 
   it('refuses incomplete S3 settings', () => {

@@ -4,6 +4,7 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { UploadLimits } from '@learning-hub/core';
 import { z } from 'zod';
 
 const bool = (fallback: boolean) =>
@@ -13,6 +14,16 @@ const bool = (fallback: boolean) =>
     })
     .optional()
     .transform((v) => (v === undefined ? fallback : ['true', '1', 'yes', 'on'].includes(v)));
+
+/** A byte count: 1 KB to 1 PB. */
+const byteCount = z.coerce
+  .number()
+  .int()
+  .min(1024)
+  .max(1024 ** 5);
+
+/** The default of UPLOAD_USER_MAX_STORED_BYTES. */
+const DEFAULT_MAX_STORED_BYTES = 5 * 1024 ** 3;
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -59,6 +70,19 @@ const EnvSchema = z.object({
     .min(1024)
     .max(1024 ** 4)
     .default(104_857_600),
+  /**
+   * Per person: most bytes of uploads not yet attached to anything (default five times
+   * UPLOAD_MAX_BYTES, 500 MB).
+   */
+  UPLOAD_USER_MAX_UNATTACHED_BYTES: byteCount.optional(),
+  /** Per person: most bytes stored in all, attached or not (default 5 GB). */
+  UPLOAD_USER_MAX_STORED_BYTES: byteCount.optional(),
+  /** Per person: at most this many uploads within UPLOAD_RATE_WINDOW_SECONDS. */
+  UPLOAD_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(60),
+  /** The window of UPLOAD_RATE_LIMIT, at most an hour. */
+  UPLOAD_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
+  /** Uploads never attached to anything are removed this many hours after they were uploaded. */
+  UPLOAD_UNATTACHED_HOURS: z.coerce.number().int().min(1).max(720).default(24),
   /** An S3-compatible bucket instead of local disk; the other S3_* settings go with it. */
   S3_BUCKET: z.string().min(3).max(63).optional(),
   /** The S3 service's address (MinIO, Ceph, R2, …); AWS's own when absent. */
@@ -101,7 +125,12 @@ export type AppConfig = {
   /** Sign-in methods and providers to set up at start (see auth/provider-config.ts). */
   authConfig: { file: string | undefined; inline: string | undefined };
   /** File storage (see server/src/storage). */
-  files: { store: FileStoreConfig; maxUploadBytes: number };
+  files: {
+    store: FileStoreConfig;
+    maxUploadBytes: number;
+    /** Per-person limits on uploads, and how long unattached uploads are kept. */
+    limits: UploadLimits;
+  };
 };
 
 export class ConfigError extends Error {
@@ -140,6 +169,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (e.S3_BUCKET && e.FILES_DIR) {
     problems.push('FILES_DIR: give either FILES_DIR (local disk) or S3_BUCKET, not both');
   }
+  const maxUnattached = e.UPLOAD_USER_MAX_UNATTACHED_BYTES ?? 5 * e.UPLOAD_MAX_BYTES;
+  const maxStored =
+    e.UPLOAD_USER_MAX_STORED_BYTES ?? Math.max(DEFAULT_MAX_STORED_BYTES, maxUnattached);
+  if (maxUnattached < e.UPLOAD_MAX_BYTES) {
+    problems.push(
+      'UPLOAD_USER_MAX_UNATTACHED_BYTES: must be at least UPLOAD_MAX_BYTES, or a file of the ' +
+        'largest accepted size could never be uploaded',
+    );
+  } else if (maxStored < maxUnattached) {
+    problems.push(
+      'UPLOAD_USER_MAX_STORED_BYTES: must be at least UPLOAD_USER_MAX_UNATTACHED_BYTES ' +
+        '(unattached uploads are stored too)',
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   const store: FileStoreConfig = e.S3_BUCKET
     ? {
@@ -173,6 +216,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     devMode: e.DEV_MODE,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     authConfig: { file: e.AUTH_CONFIG_FILE, inline: e.AUTH_PROVIDERS },
-    files: { store, maxUploadBytes: e.UPLOAD_MAX_BYTES },
+    files: {
+      store,
+      maxUploadBytes: e.UPLOAD_MAX_BYTES,
+      limits: {
+        maxFileBytes: e.UPLOAD_MAX_BYTES,
+        maxUnattachedBytes: maxUnattached,
+        maxStoredBytes: maxStored,
+        rate: { uploads: e.UPLOAD_RATE_LIMIT, windowSeconds: e.UPLOAD_RATE_WINDOW_SECONDS },
+        unattachedHours: e.UPLOAD_UNATTACHED_HOURS,
+      },
+    },
   };
 }

@@ -463,3 +463,62 @@ export const SystemInfoSchema = z.object({
   startedAt: ISO,
 });
 export type SystemInfo = z.infer<typeof SystemInfoSchema>;
+
+/** The upload limits in force (server configuration; docs/classroom.md, "Upload limits"). */
+export const UploadLimitsSchema = z.object({
+  /** Largest single upload, bytes (UPLOAD_MAX_BYTES). */
+  maxFileBytes: z.number().int().min(0),
+  /** Most bytes one person may have uploaded and not yet attached to anything. */
+  maxUnattachedBytes: z.number().int().min(0),
+  /** Most bytes one person may store in all (attached or not). */
+  maxStoredBytes: z.number().int().min(0),
+  /** At most `uploads` uploads per person within `windowSeconds`. */
+  rate: z.object({ uploads: z.number().int().min(1), windowSeconds: z.number().int().min(1) }),
+  /** Uploads never attached are removed this many hours after they were uploaded. */
+  unattachedHours: z.number().int().min(1),
+});
+export type UploadLimits = z.infer<typeof UploadLimitsSchema>;
+
+/** Admin → System → Storage: which column the list is ordered by, and which way. */
+export const STORAGE_SORTS = ['stored', 'unattached'] as const;
+export type StorageSort = (typeof STORAGE_SORTS)[number];
+
+export const StorageUsageQuerySchema = PageQuerySchema.extend({
+  sort: z.enum(STORAGE_SORTS).default('stored'),
+  order: z.enum(['desc', 'asc']).default('desc'),
+});
+export type StorageUsageQuery = z.infer<typeof StorageUsageQuerySchema>;
+
+/** One person's stored files (those they uploaded; thumbnails not counted). */
+export const UserStorageSchema = z.object({
+  userId: z.string(),
+  username: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  isActive: z.boolean(),
+  files: z.number().int().min(0),
+  /** Bytes of all their files. */
+  storedBytes: z.number().int().min(0),
+  /** Bytes of their uploads not yet attached to anything (part of storedBytes). */
+  unattachedBytes: z.number().int().min(0),
+});
+export type UserStorage = z.infer<typeof UserStorageSchema>;
+
+/**
+ * Admin → System → Storage (GET /api/admin/storage, permission system.view): the people who store
+ * files, a page at a time, ordered by bytes; the totals over everyone and the limits in force.
+ */
+export const StorageUsageSchema = z.object({
+  users: z.array(UserStorageSchema),
+  /** People with at least one stored file. */
+  total: z.number().int().min(0),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  totals: z.object({
+    files: z.number().int().min(0),
+    storedBytes: z.number().int().min(0),
+    unattachedBytes: z.number().int().min(0),
+  }),
+  limits: UploadLimitsSchema,
+});
+export type StorageUsage = z.infer<typeof StorageUsageSchema>;

@@ -22,6 +22,9 @@
  * check of the delays: parallel attempts each see the others' reservations, so no more attempts
  * are ever verified than the limits allow. An attempt that turns out not to be a failure settles
  * its reservation (see `releaseAttempt`).
+ *
+ * Uploads are counted the same way, per person, with a policy of their own from the configuration
+ * (`countUpload`): a plain rate, N uploads in a fixed window and then none until it ends.
  */
 import { isIPv6 } from 'node:net';
 import type { Db } from '../db';
@@ -47,6 +50,11 @@ export interface ThrottlePolicy {
    * count restarts once `windowMs` has passed since the first failure of the count.
    */
   window: 'quiet' | 'fixed';
+  /**
+   * A plain rate instead of doubling delays (with a `fixed` window): once `threshold` attempts
+   * are counted, the next waits until the window ends, and a new count starts then.
+   */
+  untilWindowEnds?: boolean;
 }
 
 const MINUTE = 60_000;
@@ -161,7 +169,8 @@ function expired(row: ThrottleRow, policy: ThrottlePolicy, now: number): boolean
   if (row.failures === 0) return true;
   const since =
     policy.window === 'fixed' ? (row.windowStartedAt ?? row.lastFailureAt) : row.lastFailureAt;
-  return now - Date.parse(since) > policy.windowMs;
+  const age = now - Date.parse(since);
+  return policy.untilWindowEnds ? age >= policy.windowMs : age > policy.windowMs;
 }
 
 export type Reservation =
@@ -179,16 +188,32 @@ export async function reserveAttempt(
   keys: readonly ThrottleKey[],
   now: number,
 ): Promise<Reservation> {
+  const counted = await countAgainst(
+    db,
+    keys.map(({ kind, key }) => ({ key, policy: THROTTLE_POLICIES[kind] })),
+    now,
+  );
+  return counted.granted ? { granted: true, keys } : counted;
+}
+
+/**
+ * Counts one attempt against every counter under its policy, in one atomic step, or, when any is
+ * still in its delay, counts nothing and says how many whole seconds to wait.
+ */
+async function countAgainst(
+  db: Db,
+  counters: readonly { key: string; policy: ThrottlePolicy }[],
+  now: number,
+): Promise<{ granted: true } | { granted: false; wait: number }> {
   const nowIso = new Date(now).toISOString();
   let waitMs = 0;
   const granted = await updateThrottleRows(
     db,
-    keys.map((k) => k.key),
+    counters.map((c) => c.key),
     nowIso,
     (rows) => {
       const writes: ThrottleRow[] = [];
-      for (const { kind, key } of keys) {
-        const policy: ThrottlePolicy = THROTTLE_POLICIES[kind];
+      for (const { key, policy } of counters) {
         const row = rows.get(key);
         const blockedUntil = row?.blockedUntil ? Date.parse(row.blockedUntil) : 0;
         if (blockedUntil > now) {
@@ -197,11 +222,17 @@ export async function reserveAttempt(
         }
         const fresh = !row || expired(row, policy, now);
         const failures = fresh ? 1 : row.failures + 1;
-        const delay = delayAfter(failures, policy);
+        const windowStartedAt = fresh ? nowIso : (row.windowStartedAt ?? row.lastFailureAt);
+        const delay =
+          policy.untilWindowEnds === true
+            ? failures >= policy.threshold
+              ? Date.parse(windowStartedAt) + policy.windowMs - now
+              : 0
+            : delayAfter(failures, policy);
         writes.push({
           key,
           failures,
-          windowStartedAt: fresh ? nowIso : (row.windowStartedAt ?? row.lastFailureAt),
+          windowStartedAt,
           lastFailureAt: nowIso,
           blockedUntil: delay > 0 ? new Date(now + delay).toISOString() : null,
         });
@@ -209,7 +240,42 @@ export async function reserveAttempt(
       return waitMs > 0 ? null : writes;
     },
   );
-  return granted ? { granted: true, keys } : { granted: false, wait: Math.ceil(waitMs / 1000) };
+  return granted ? { granted: true } : { granted: false, wait: Math.ceil(waitMs / 1000) };
+}
+
+/** How many uploads one person may make, and in how long (the configuration's upload rate). */
+export interface UploadRate {
+  uploads: number;
+  /** At most an hour: older counters are swept away with sign-in's (`purgeStaleThrottleRows`). */
+  windowSeconds: number;
+}
+
+/** The policy of an upload rate: `uploads` in a fixed window, then none until it ends. */
+export function uploadRatePolicy(rate: UploadRate): ThrottlePolicy {
+  const windowMs = rate.windowSeconds * 1000;
+  return {
+    threshold: rate.uploads,
+    baseDelayMs: windowMs,
+    maxDelayMs: windowMs,
+    windowMs,
+    window: 'fixed',
+    untilWindowEnds: true,
+  };
+}
+
+/**
+ * Counts one upload by `userId` against `rate` (a counter of its own, `upload:<user id>`, apart
+ * from sign-in's), atomically, so parallel uploads cannot slip past it; when the rate is used up,
+ * counts nothing and says how many whole seconds to wait. Every attempt counts, whatever becomes
+ * of it.
+ */
+export function countUpload(
+  db: Db,
+  userId: string,
+  rate: UploadRate,
+  now: number,
+): Promise<{ granted: true } | { granted: false; wait: number }> {
+  return countAgainst(db, [{ key: `upload:${userId}`, policy: uploadRatePolicy(rate) }], now);
 }
 
 /**

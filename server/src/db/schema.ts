@@ -360,6 +360,21 @@ export interface FilesTable {
   thumbnail_key: string | null;
 }
 
+/** One row per person who has uploaded: written first by each reservation, to decide it alone. */
+export interface UploadQuotaLocksTable {
+  user_id: string;
+  locked_at: string;
+}
+
+/** Bytes an upload in flight may take, counted against its uploader's limits until it is stored. */
+export interface UploadReservationsTable {
+  id: string;
+  user_id: string;
+  /** bigint in PostgreSQL (read back as a string there). */
+  bytes: number | string;
+  created_at: string;
+}
+
 export interface Database {
   departments: DepartmentsTable;
   users: UsersTable;
@@ -378,6 +393,8 @@ export interface Database {
   sso_flows: SsoFlowsTable;
   sso_codes: SsoCodesTable;
   files: FilesTable;
+  upload_quota_locks: UploadQuotaLocksTable;
+  upload_reservations: UploadReservationsTable;
   course_sections: CourseSectionsTable;
   course_enrolment_blocks: CourseEnrolmentBlocksTable;
   lessons: LessonsTable;

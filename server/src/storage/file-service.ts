@@ -13,16 +13,24 @@
  *   await app.files.attach(user, fileId, { type: 'lesson', id: lessonId });
  *
  * and GET /api/files/:fileId then serves the file to whoever `canRead` the lesson.
+ *
+ * Uploads are held to per-person limits from the configuration (docs/classroom.md, "Upload
+ * limits"): a rate (`countUpload`), the bytes not yet attached to anything, and all the bytes a
+ * person stores. An upload reserves the bytes it may take before it streams and trades the
+ * reservation for its row once stored, atomically, so uploads running side by side cannot
+ * together pass a limit that only one of them fits in.
  */
 import {
   AppError,
   sanitiseFileName,
   type AccessContext,
   type PermissionId,
+  type UploadLimits,
 } from '@learning-hub/core';
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AccessService } from '../access/access-service';
+import { countUpload } from '../auth/throttle';
 import type { UserRecord } from '../auth/user-repository';
 import type { Db } from '../db';
 import { sortableId } from '../lib/ids';
@@ -36,8 +44,15 @@ import {
   listOrphans,
   type FileRecord,
 } from './file-repository';
-import type { FileStore } from './file-store';
+import { fileTooLarge, formatBytes, type FileStore, type StoredObject } from './file-store';
 import { canThumbnail, makeThumbnail } from './thumbnails';
+import {
+  deleteStaleReservations,
+  recordReservedUpload,
+  releaseReservation,
+  reserveUploadBytes,
+  type QuotaUsage,
+} from './upload-quota-repository';
 
 /** What an owner type's checks may use. */
 export interface FileOwnerContext {
@@ -63,10 +78,25 @@ export interface FileOwner {
 /** Owner type names: lower case words with dashes (`lesson`, `library-item`). */
 const OWNER_TYPE = /^[a-z][a-z0-9-]{0,39}$/;
 
-/** Unattached uploads older than this are removed. */
-export const ORPHAN_AGE_MS = 24 * 3_600_000;
+const HOUR_MS = 3_600_000;
+/** Half-written objects of a crashed process older than this are removed (by the disk's clock). */
+const INCOMPLETE_WRITE_AGE_MS = 24 * HOUR_MS;
 /** How many orphans one clean-up pass claims per query. */
 const ORPHAN_BATCH = 100;
+/**
+ * A reservation older than this no longer counts and is swept away: its upload's process died
+ * (an upload that is still streaming after it only loses its hold on the bytes).
+ */
+export const RESERVATION_TTL_MS = 6 * HOUR_MS;
+/**
+ * The most a multipart body carries besides its file, given the parser's limits in
+ * features/files/routes.ts (11 parts, each with at most 16 KB of headers, 10 small fields): a
+ * body whose Content-Length, less this, is over the room left is refused before it is read.
+ */
+export const MULTIPART_OVERHEAD_BYTES = 256 * 1024;
+
+/** Which of a person's byte limits an upload did not fit in. */
+type QuotaLimit = 'unattached' | 'stored';
 
 export class FileService {
   private readonly owners = new Map<string, FileOwner>();
@@ -77,6 +107,8 @@ export class FileService {
     private readonly db: Db,
     private readonly now: () => number,
     access: AccessService,
+    /** Per-person limits on uploads (config.files.limits). */
+    readonly limits: UploadLimits,
     private readonly log?: FastifyBaseLogger,
   ) {
     this.ctx = {
@@ -95,18 +127,54 @@ export class FileService {
   }
 
   /**
+   * Counts one upload by `user` against the upload rate, before anything is read. Returns 0, or
+   * once the rate is used up the whole seconds to wait (answer with `rateRefusal`).
+   */
+  async countUpload(user: UserRecord): Promise<number> {
+    const counted = await countUpload(this.db, user.id, this.limits.rate, this.now());
+    return counted.granted ? 0 : Math.max(1, counted.wait);
+  }
+
+  /** The 429 of an upload past the rate, `wait` seconds before the next may start. */
+  rateRefusal(wait: number): AppError {
+    const { rate } = this.limits;
+    return new AppError(
+      'RATE_LIMITED',
+      `Too many uploads: at most ${plural(rate.uploads, 'file')} in ` +
+        `${windowText(rate.windowSeconds)}. Try again in ${plural(wait, 'second')}.`,
+      { retryAfter: wait },
+    );
+  }
+
+  /**
    * Streams an upload into the store and records it, unattached, as `user`'s. Images get a
    * thumbnail; a thumbnail that fails is logged and left out, the upload still succeeds.
+   *
+   * The bytes it may take are reserved first against `user`'s limits: `declaredBytes` (the
+   * request's Content-Length, when known) or else `maxBytes`, and no more than the room left. A
+   * body that cannot fit is refused before it is read (413 UPLOAD_QUOTA_EXCEEDED), and one that
+   * outgrows a reservation the room cut short is refused as it streams, with the same answer.
    */
   async upload(
     user: UserRecord,
     stream: Readable,
-    options: { name: string; maxBytes: number; contentType?: string },
+    options: { name: string; maxBytes: number; contentType?: string; declaredBytes?: number },
   ): Promise<FileRecord> {
-    const stored = await this.store.put(stream, {
-      maxBytes: options.maxBytes,
-      ...(options.contentType ? { contentType: options.contentType } : {}),
-    });
+    const reservation = await this.reserve(user.id, options.maxBytes, options.declaredBytes);
+    let stored: StoredObject;
+    try {
+      stored = await this.store.put(stream, {
+        maxBytes: reservation.bytes,
+        ...(options.contentType ? { contentType: options.contentType } : {}),
+      });
+    } catch (error) {
+      await releaseReservation(this.db, reservation.id);
+      const cutShort = reservation.bytes < options.maxBytes;
+      if (cutShort && error instanceof AppError && error.code === 'FILE_TOO_LARGE') {
+        throw this.quotaRefusal(reservation.limit, reservation.usage);
+      }
+      throw error;
+    }
     let thumbnailKey: string | null = null;
     if (canThumbnail(stored.mime)) {
       try {
@@ -116,7 +184,7 @@ export class FileService {
       }
     }
     try {
-      return await insertFile(this.db, {
+      return await recordReservedUpload(this.db, reservation.id, {
         id: sortableId(),
         storageKey: stored.key,
         name: sanitiseFileName(options.name),
@@ -128,9 +196,69 @@ export class FileService {
         thumbnailKey,
       });
     } catch (error) {
+      await releaseReservation(this.db, reservation.id);
       await this.removeObjects({ storageKey: stored.key, thumbnailKey });
       throw error;
     }
+  }
+
+  /**
+   * Reserves what an upload may take (see `upload`), deciding alone among `userId`'s uploads, or
+   * refuses it when the room left is smaller than the file must be.
+   */
+  private async reserve(userId: string, maxBytes: number, declaredBytes: number | undefined) {
+    const { maxUnattachedBytes, maxStoredBytes } = this.limits;
+    const now = this.now();
+    const wanted = declaredBytes === undefined ? maxBytes : Math.min(maxBytes, declaredBytes);
+    // The file is at least this big: its body, less what else a multipart body may carry.
+    const needed = declaredBytes === undefined ? 0 : declaredBytes - MULTIPART_OVERHEAD_BYTES;
+    // Over the size of one file whatever room is left: that is the limit to name.
+    if (needed > maxBytes) throw fileTooLarge(maxBytes);
+    // The limit with the least room left: the one a file too big for the room did not fit in.
+    const tightest = (u: QuotaUsage): { limit: QuotaLimit; room: number } => {
+      const unattachedRoom = maxUnattachedBytes - u.unattachedBytes - u.reservedBytes;
+      const storedRoom = maxStoredBytes - u.storedBytes - u.reservedBytes;
+      return storedRoom < unattachedRoom
+        ? { limit: 'stored', room: storedRoom }
+        : { limit: 'unattached', room: unattachedRoom };
+    };
+    const { usage, reservation } = await reserveUploadBytes(
+      this.db,
+      userId,
+      new Date(now).toISOString(),
+      new Date(now - RESERVATION_TTL_MS).toISOString(),
+      (u) => {
+        const { room } = tightest(u);
+        return room <= 0 || room < needed ? null : Math.min(wanted, room);
+      },
+    );
+    const { limit } = tightest(usage);
+    if (!reservation) throw this.quotaRefusal(limit, usage);
+    return { ...reservation, limit, usage };
+  }
+
+  /** The 413 of an upload that does not fit in `limit`, in words a person can act on. */
+  private quotaRefusal(limit: QuotaLimit, usage: QuotaUsage): AppError {
+    if (limit === 'stored') {
+      const used = usage.storedBytes + usage.reservedBytes;
+      const max = this.limits.maxStoredBytes;
+      return new AppError(
+        'UPLOAD_QUOTA_EXCEEDED',
+        `Your files take ${formatBytes(used)} of the ${formatBytes(max)} each person may ` +
+          'store, so this file does not fit. Remove files you no longer need before uploading more.',
+        { limit, limitBytes: max, usedBytes: used },
+      );
+    }
+    const used = usage.unattachedBytes + usage.reservedBytes;
+    const max = this.limits.maxUnattachedBytes;
+    return new AppError(
+      'UPLOAD_QUOTA_EXCEEDED',
+      `You have ${formatBytes(used)} of uploads not yet attached to anything, and the limit is ` +
+        `${formatBytes(max)}, so this file does not fit. Attach them (save what they belong to) ` +
+        'or remove them before uploading more; uploads left unattached are removed after ' +
+        `${plural(this.limits.unattachedHours, 'hour')}.`,
+      { limit, limitBytes: max, usedBytes: used },
+    );
   }
 
   async find(id: string): Promise<FileRecord | null> {
@@ -267,14 +395,19 @@ export class FileService {
   }
 
   /**
-   * Removes unattached uploads older than ORPHAN_AGE_MS. Safe with several instances at once:
-   * each row is claimed by a conditional delete (still unattached), and only the instance whose
-   * delete removed the row removes its objects. Returns how many files it removed.
+   * Removes unattached uploads older than the configured hours (`limits.unattachedHours`), and
+   * reservations of uploads whose process died. Safe with several instances at once: each row is
+   * claimed by a conditional delete (still unattached), and only the instance whose delete
+   * removed the row removes its objects. An attach racing with it is one conditional update on
+   * the same row: either the file is attached and stays, or it is gone and the attach finds no
+   * file (404); never both. Returns how many files it removed.
    */
   async cleanupOrphans(): Promise<number> {
-    const before = new Date(this.now() - ORPHAN_AGE_MS).toISOString();
+    const now = this.now();
+    const before = new Date(now - this.limits.unattachedHours * HOUR_MS).toISOString();
+    await deleteStaleReservations(this.db, new Date(now - RESERVATION_TTL_MS).toISOString());
     // Half-written uploads of a crashed process (by the file's own time: the clock of the disk).
-    await this.store.removeIncomplete?.(Date.now() - ORPHAN_AGE_MS);
+    await this.store.removeIncomplete?.(Date.now() - INCOMPLETE_WRITE_AGE_MS);
     let removed = 0;
     const seen = new Set<string>();
     for (;;) {
@@ -306,4 +439,16 @@ export class FileService {
 
 function notFound(): AppError {
   return new AppError('NOT_FOUND', 'File not found');
+}
+
+/** "1 file", "60 files". */
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** A rate's window in words: "10 minutes", "1 hour", "90 seconds". */
+function windowText(seconds: number): string {
+  if (seconds === 3600) return '1 hour';
+  if (seconds % 60 === 0) return plural(seconds / 60, 'minute');
+  return plural(seconds, 'second');
 }

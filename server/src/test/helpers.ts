@@ -161,6 +161,8 @@ export async function createTestApp(
  */
 export async function createSecondInstance(
   ctx: TestContext,
+  /** Extra configuration (environment variables), as the first instance's. */
+  env: Record<string, string> = {},
 ): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
   const handle = openDatabase(ctx.database.location);
   const config = loadConfig({
@@ -168,6 +170,7 @@ export async function createSecondInstance(
     LOG_LEVEL: 'silent',
     WEB_DIST_DIR: '/nonexistent',
     FILES_DIR: ctx.filesDir,
+    ...env,
   });
   const app = await buildApp({
     config,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, fullName, initials } from './format';
+import { formatBytes, formatDateTime, fullName, initials } from './format';
 
 describe('format', () => {
   it('takes the first letter of first and last name as initials', () => {
@@ -17,5 +17,12 @@ describe('format', () => {
     );
     expect(formatDateTime(null)).toBe('—');
     expect(formatDateTime('garbage')).toBe('—');
+  });
+
+  it('says byte counts in the largest unit that fits', () => {
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatBytes(500 * 1024 ** 2)).toBe('500 MB');
+    expect(formatBytes(5 * 1024 ** 3)).toBe('5 GB');
   });
 });

@@ -23,3 +23,16 @@ export function formatDateTime(iso: string | null | undefined): string {
   const time = Date.parse(iso);
   return Number.isNaN(time) ? '—' : dateTimeFormat.format(time);
 }
+
+/** A byte count in words (1.5 MB). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}

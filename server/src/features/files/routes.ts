@@ -73,7 +73,11 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
       schema: {
         description:
           'Upload one file (multipart/form-data, one file part). Streams into storage; the type ' +
-          'is detected from the content. The file is the uploader’s alone until an area attaches it.',
+          'is detected from the content. The file is the uploader’s alone until an area attaches it. ' +
+          'Each person’s uploads are limited: past the upload rate, 429 RATE_LIMITED with ' +
+          'Retry-After; a file that does not fit in the bytes a person may have unattached or ' +
+          'store in all, 413 UPLOAD_QUOTA_EXCEEDED; a file over the size of one upload, 413 ' +
+          'FILE_TOO_LARGE. Each answer’s message says which limit and what to do.',
         response: { 201: StoredFileSchema },
       },
     },
@@ -85,6 +89,13 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
           'Send the file as multipart/form-data with one file part.',
         );
       }
+      const wait = await files.countUpload(user);
+      if (wait > 0) {
+        // Nothing of the body will be read: close the connection once the answer is out.
+        reply.header('retry-after', String(wait)).header('connection', 'close');
+        throw files.rateRefusal(wait);
+      }
+      const length = Number(request.headers['content-length']);
       let part: Awaited<ReturnType<typeof request.file>>;
       try {
         part = await request.file();
@@ -97,6 +108,7 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
           name: part.filename,
           maxBytes: maxUploadBytes,
           contentType: part.mimetype,
+          ...(Number.isSafeInteger(length) && length >= 0 ? { declaredBytes: length } : {}),
         });
         return await reply.code(201).send(toStoredFile(file));
       } catch (error) {

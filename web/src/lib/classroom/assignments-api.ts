@@ -21,6 +21,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { api } from '../api-client';
 import { USER_QUERY_PREFIX } from '../auth/auth-context';
 
+export { formatBytes } from '../format';
+
 const ROOT = [USER_QUERY_PREFIX, 'classroom-assignments'] as const;
 
 export const assignmentKeys = {
@@ -204,17 +206,4 @@ export function latePolicyWords(policy: LatePolicy): string {
     case 'refuse':
       return 'Work is not accepted after the due date.';
   }
-}
-
-/** A byte count in words (1.5 MB). */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }

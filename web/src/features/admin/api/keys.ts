@@ -25,6 +25,7 @@ export const adminKeys = {
   authSettings: [...ADMIN, 'auth-settings'] as const,
   ssoTest: (testId: string) => [...ADMIN, 'sso-test', testId] as const,
   system: [...ADMIN, 'system'] as const,
+  storage: (params: object) => [...ADMIN, 'storage', params] as const,
 };
 
 /** `?a=1&b=x` from the defined, non-empty values (or '' when there are none). */

@@ -3,6 +3,7 @@ import { Alert, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { formatDateTime } from '../../../lib/format';
 import { useSystemInfo } from '../api/system-api';
 import { errorMessage } from '../utils/notify';
+import { StorageSection } from './storage-section';
 
 const DATABASES: Record<SystemInfo['database'], string> = {
   sqlite: 'SQLite (embedded)',
@@ -20,7 +21,7 @@ export function formatUptime(seconds: number): string {
   return `${seconds} s`;
 }
 
-/** /admin/system: the runtime the server runs on. */
+/** /admin/system: the runtime the server runs on, and the storage each person uses. */
 export function SystemPage() {
   const system = useSystemInfo();
   return (
@@ -67,6 +68,7 @@ export function SystemPage() {
           </Table>
         </Paper>
       )}
+      <StorageSection />
     </Stack>
   );
 }

@@ -8,6 +8,7 @@ import {
 } from '../../../test/assignment-fixtures';
 import { buildUser } from '../../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
+import { mockUploads } from '../../../test/upload-mock';
 
 beforeAll(stubLayoutForEditor);
 
@@ -145,6 +146,42 @@ describe('classroom: an assignment for a learner', () => {
     expect(
       await screen.findByText('notes.exe is not one of the allowed file types.'),
     ).toBeInTheDocument();
+  });
+
+  it("shows the server's words when it refuses an upload over a limit (413, 429)", async () => {
+    const quota =
+      'You have 480 MB of uploads not yet attached to anything, and the limit is 500 MB, so ' +
+      'this file does not fit. Attach them (save what they belong to) or remove them before ' +
+      'uploading more; uploads left unattached are removed after 24 hours.';
+    const rate = 'Too many uploads: at most 60 files in 10 minutes. Try again in 42 seconds.';
+    mockUploads((file) =>
+      file.name === 'trace.pdf'
+        ? { status: 413, body: { code: 'UPLOAD_QUOTA_EXCEEDED', message: quota } }
+        : { status: 429, body: { code: 'RATE_LIMITED', message: rate } },
+    );
+    signedInAs(buildUser(), {
+      'GET /api/assignments/assignment-1': {
+        body: buildAssignmentDetail({
+          submissionKinds: ['file'],
+          mine: { status: 'none', attemptsUsed: 0, points: null, late: false },
+        }),
+      },
+      'GET /api/assignments/assignment-1/submissions': { body: { submissions: [] } },
+    });
+    const { container } = renderApp(PATH);
+    await findHeading('Trace report');
+    await screen.findByText(/Drop files here/);
+    const input = container.querySelector('input[type="file"]') as HTMLInputElement;
+    fireEvent.change(input, {
+      target: {
+        files: [
+          new File(['%PDF'], 'trace.pdf', { type: 'application/pdf' }),
+          new File(['%PDF'], 'splice.pdf', { type: 'application/pdf' }),
+        ],
+      },
+    });
+    expect(await screen.findByText(`Upload failed: ${quota}`)).toBeInTheDocument();
+    expect(await screen.findByText(`Upload failed: ${rate}`)).toBeInTheDocument();
   });
 });
 
