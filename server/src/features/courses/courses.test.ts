@@ -395,6 +395,7 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
       code: 'RATE_LIMITED',
       message: 'Too many wrong enrolment keys. Try again in 1 second.',
     });
+    expect(held.headers['retry-after']).toBe('1');
     // Another learner of the course is not held back by Sam's guesses.
     const other = await as(ctx, p.kim).post(`/api/courses/${courseId}/enrolment`, {
       key: '  splice-42 ',

@@ -108,7 +108,7 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
         response: { 200: EnrolmentSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       // Not visibleCourse: a draft or archived course answers "not open for enrolment".
       const user = currentUser(request);
       const { courseId } = request.params;
@@ -122,6 +122,7 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
         const reservation = await reserveAttempt(db, attempt, now());
         if (!reservation.granted) {
           const { wait } = reservation;
+          reply.header('retry-after', String(wait));
           throw new AppError(
             'RATE_LIMITED',
             `Too many wrong enrolment keys. Try again in ${wait} second${wait === 1 ? '' : 's'}.`,
