@@ -567,6 +567,8 @@ export const ToGradeItemSchema = z.object({
   courseTitle: z.string(),
   /** Learners whose latest handed-in attempt has no grade yet (the grader page's count). */
   count: z.number().int().positive(),
+  /** The waiting attempt to open first in the grader (the one that has waited longest). */
+  firstSubmissionId: z.string(),
 });
 /** A handed-in attempt, for those who grade the course. */
 export const HandInSchema = z.object({

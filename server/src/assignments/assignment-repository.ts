@@ -326,11 +326,17 @@ export async function waitingForGrade(
   db: Db,
   courseIds: readonly string[],
   assignmentId?: string,
-): Promise<{ assignmentId: string; courseId: string; count: number }[]> {
+): Promise<{ assignmentId: string; courseId: string; count: number; firstSubmissionId: string }[]> {
   if (courseIds.length === 0) return [];
   let query = db
     .selectFrom('submissions as s')
-    .select(['s.assignment_id', 's.course_id', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .select([
+      's.assignment_id',
+      's.course_id',
+      (eb) => eb.fn.countAll<number | string>().as('n'),
+      // Ids are sortable by the time they were made: the attempt that has waited longest.
+      (eb) => eb.fn.min('s.id').as('first_id'),
+    ])
     .where('s.course_id', 'in', [...courseIds])
     .where('s.status', '=', 'submitted')
     .where(({ eb, selectFrom }) =>
@@ -369,6 +375,7 @@ export async function waitingForGrade(
     assignmentId: r.assignment_id,
     courseId: r.course_id,
     count: Number(r.n),
+    firstSubmissionId: r.first_id,
   }));
 }
 

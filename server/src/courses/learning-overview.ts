@@ -135,6 +135,7 @@ async function teachingWork(
       courseId: w.courseId,
       courseTitle: titleOf.get(w.courseId) ?? '',
       count: w.count,
+      firstSubmissionId: w.firstSubmissionId,
     }))
     .sort(
       (a, b) =>

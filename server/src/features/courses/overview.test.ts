@@ -201,6 +201,9 @@ describe.skipIf(!available)(`learning overview (${TEST_DB_KIND})`, () => {
         courseId: splicing.courseId,
         courseTitle: 'Splicing',
         count: 2,
+        // Of the waiting attempts (Kim's second, Sam's), the lowest id: real ids sort by the time
+        // they were made (sortableId); these made-up ones put Kim's first.
+        firstSubmissionId: 's-kim-2',
       },
     ]);
     expect(priya.recentHandIns.map((h: { submissionId: string }) => h.submissionId)).toEqual([
