@@ -489,10 +489,11 @@ export async function seedDemoClassroom(db: Db, now = new Date()): Promise<boole
           .values({ ...grade, id: sortableId() })
           .execute();
       }
-      // Half the crew has handed in; the first two of them are graded.
-      for (const [i, userId] of crew.slice(0, Math.ceil(crew.length / 2)).entries()) {
+      // Half the crew has handed in; the first two of them are graded, the latest hand-in waits.
+      const handing = crew.slice(0, Math.ceil(crew.length / 2));
+      for (const [i, userId] of handing.entries()) {
         const submissionId = sortableId();
-        const submittedAt = new Date(t - (i + 1) * 3_600_000).toISOString();
+        const submittedAt = new Date(t - (handing.length - i) * 3_600_000).toISOString();
         await db
           .insertInto('submissions')
           .values({

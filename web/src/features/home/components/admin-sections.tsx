@@ -4,6 +4,7 @@
  */
 import type { AuthMethod, SignInFailure } from '@learning-hub/core';
 import { Alert, Card, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconChevronRight } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { ADMIN_SECTIONS } from '../../../lib/admin-sections';
 import { AUTH_METHOD_LABELS } from '../../../lib/auth/auth-method';
@@ -66,7 +67,14 @@ export function AdminSections({ failures, status, error }: AdminSectionsProps) {
           {shortcuts.map((section) => (
             <li key={section.to}>
               <Card component={Link} to={section.to} withBorder padding="md" h="100%">
-                <Text fw={600}>{section.label}</Text>
+                <Group justify="space-between" wrap="nowrap" gap="xs">
+                  <Text fw={600}>{section.label}</Text>
+                  <IconChevronRight
+                    size={18}
+                    aria-hidden="true"
+                    color="var(--mantine-color-dimmed)"
+                  />
+                </Group>
                 <Text size="sm" c="dimmed">
                   {section.description}
                 </Text>

@@ -149,7 +149,7 @@ function TeachingDue({ items }: { items: LearningOverview['teachingDue'] }) {
                 {d.courseTitle}
               </Text>
             </Stack>
-            <Stack gap={0} align="flex-end">
+            <Stack gap={0} ta={{ base: 'left', sm: 'right' }}>
               <Text size="sm">{`Due ${formatDateTime(d.dueAt)}`}</Text>
               <Text size="xs" c="dimmed">
                 {`${d.handedIn} of ${count(d.learners, 'learner', 'learners')} handed in`}
