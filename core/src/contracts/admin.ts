@@ -252,6 +252,26 @@ export const CheckAuditSchema = z.object({
   total: z.number(),
 });
 
+/** GET /api/admin/sign-in-failures: the latest failed sign-in attempts the server recorded. */
+export const SignInFailureQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(5),
+});
+export const SignInFailureSchema = z.object({
+  id: z.string(),
+  occurredAt: z.string(),
+  /** The username typed, when the request named one. */
+  username: z.string().nullable(),
+  /** The sign-in method asked for (`local`, `ldap`, `moodle`, `sso`, …). */
+  method: z.string().nullable(),
+  /** The refusal the person was given. */
+  reason: z.string().nullable(),
+  /** Refused by the throttle (too many failed attempts) rather than by the method. */
+  throttled: z.boolean(),
+});
+export type SignInFailure = z.infer<typeof SignInFailureSchema>;
+export const SignInFailureListSchema = z.object({ failures: z.array(SignInFailureSchema) });
+export type SignInFailureList = z.infer<typeof SignInFailureListSchema>;
+
 /** Durable audit trail of access changes: who granted or revoked what, and when. */
 export const ACCESS_AUDIT_ACTIONS = [
   'role.set',

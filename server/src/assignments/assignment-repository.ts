@@ -318,18 +318,26 @@ export async function learnerStates(
 }
 
 /**
- * Per assignment of the course: learners whose latest handed-in attempt waits for a grade (no
- * grade of that attempt, and no gradebook override given after it was handed in).
+ * Per assignment of the courses: learners whose latest handed-in attempt waits for a grade (no
+ * grade of that attempt, and no gradebook override given after it was handed in). The grader
+ * page's count, and the start page's "to grade" (one query, whatever the number of courses).
  */
-export async function toGradeCounts(
+export async function waitingForGrade(
   db: Db,
-  courseId: string,
+  courseIds: readonly string[],
   assignmentId?: string,
-): Promise<Map<string, number>> {
+): Promise<{ assignmentId: string; courseId: string; count: number; firstSubmissionId: string }[]> {
+  if (courseIds.length === 0) return [];
   let query = db
     .selectFrom('submissions as s')
-    .select(['s.assignment_id', (eb) => eb.fn.countAll<number | string>().as('n')])
-    .where('s.course_id', '=', courseId)
+    .select([
+      's.assignment_id',
+      's.course_id',
+      (eb) => eb.fn.countAll<number | string>().as('n'),
+      // Ids are sortable by the time they were made: the attempt that has waited longest.
+      (eb) => eb.fn.min('s.id').as('first_id'),
+    ])
+    .where('s.course_id', 'in', [...courseIds])
     .where('s.status', '=', 'submitted')
     .where(({ eb, selectFrom }) =>
       eb(
@@ -360,8 +368,23 @@ export async function toGradeCounts(
         ),
       ),
     )
-    .groupBy('s.assignment_id');
+    .groupBy(['s.assignment_id', 's.course_id']);
   if (assignmentId) query = query.where('s.assignment_id', '=', assignmentId);
   const rows = await query.execute();
-  return new Map(rows.map((r) => [r.assignment_id, Number(r.n)]));
+  return rows.map((r) => ({
+    assignmentId: r.assignment_id,
+    courseId: r.course_id,
+    count: Number(r.n),
+    firstSubmissionId: r.first_id,
+  }));
+}
+
+/** Per assignment of one course: the learners whose work waits for a grade (waitingForGrade). */
+export async function toGradeCounts(
+  db: Db,
+  courseId: string,
+  assignmentId?: string,
+): Promise<Map<string, number>> {
+  const rows = await waitingForGrade(db, [courseId], assignmentId);
+  return new Map(rows.map((r) => [r.assignmentId, r.count]));
 }

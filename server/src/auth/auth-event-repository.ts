@@ -88,6 +88,31 @@ export async function listAuthEvents(
 /** Events that are failed sign-in attempts at an account (refused or throttled). */
 const FAILED_SIGN_IN_EVENTS = ['login_failure', 'login_throttled'];
 
+/** The latest failed sign-in attempts the server recorded (refused or throttled), newest first. */
+export async function listSignInFailures(db: Db, limit: number): Promise<AuthEventRecord[]> {
+  const rows = await db
+    .selectFrom('auth_events')
+    .selectAll()
+    .where('source', '=', 'server')
+    .where('event', 'in', FAILED_SIGN_IN_EVENTS)
+    .orderBy('occurred_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    occurredAt: r.occurred_at,
+    source: r.source,
+    event: r.event,
+    username: r.username,
+    userId: r.user_id,
+    authMethod: r.auth_method,
+    success: r.success === null ? null : Boolean(r.success),
+    error: r.error,
+    address: r.address,
+  }));
+}
+
 /**
  * How many failed sign-in attempts the server recorded at the account with username key `key`
  * from `since` (ISO instant) on, and when the last was; whatever spelling of the name was typed.

@@ -23,7 +23,8 @@ import {
   lastViewedLessonId,
   toProgress,
 } from './progress-repository';
-import { countLessonsOf, loadOutline } from './structure-repository';
+import { nextLessonToContinue } from './resume';
+import { countLessonsOf, loadOutline, readingOrder } from './structure-repository';
 
 /** Who is looking, and how to sign file URLs for their session. */
 export interface Viewer {
@@ -177,6 +178,13 @@ export async function buildDetail(
     })),
     viewer: viewerFlags(a, course, enrol),
     lastLessonId: last,
+    nextLessonId: a.canLearn
+      ? nextLessonToContinue(
+          readingOrder(outline).map((l) => l.id),
+          done,
+          last,
+        )
+      : null,
   };
 }
 

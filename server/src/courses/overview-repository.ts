@@ -46,27 +46,21 @@ export async function listCandidates(
   return query.orderBy('users.lastname').orderBy('users.firstname').limit(limit).execute();
 }
 
-/** The lesson the user opened last in one of `courseIds`. */
-export async function lastViewedIn(db: Db, userId: string, courseIds: readonly string[]) {
-  if (courseIds.length === 0) return null;
-  return (
-    (await db
-      .selectFrom('lesson_progress as p')
-      .innerJoin('lessons as l', 'l.id', 'p.lesson_id')
-      .innerJoin('courses as c', 'c.id', 'p.course_id')
-      .select([
-        'p.course_id',
-        'c.title as course_title',
-        'p.lesson_id',
-        'l.title as lesson_title',
-        'p.viewed_at',
-      ])
-      .where('p.user_id', '=', userId)
-      .where('p.course_id', 'in', [...courseIds])
-      .orderBy('p.viewed_at', 'desc')
-      .limit(1)
-      .executeTakeFirst()) ?? null
-  );
+/** When the user last opened a lesson of each of `courseIds` they have opened one of. */
+export async function lastActivityByCourse(
+  db: Db,
+  userId: string,
+  courseIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (courseIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('lesson_progress')
+    .select(['course_id', (eb) => eb.fn.max('viewed_at').as('last')])
+    .where('user_id', '=', userId)
+    .where('course_id', 'in', [...courseIds])
+    .groupBy('course_id')
+    .execute();
+  return new Map(rows.map((r) => [r.course_id, String(r.last)]));
 }
 
 /**
@@ -148,43 +142,88 @@ export async function listCreatedCourseIds(db: Db, userId: string): Promise<stri
   return rows.map((r) => r.id);
 }
 
-/**
- * Handed-in work waiting for a grade per course: each learner's latest attempt of an assignment
- * that has no grade, or whose grade is for an earlier attempt.
- */
-export async function countToGrade(
+/** Titles of assignments by id. */
+export async function assignmentTitles(
+  db: Db,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('assignments')
+    .select(['id', 'title'])
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.title]));
+}
+
+/** The latest handed-in attempts in `courseIds`, newest first, with whether each is graded. */
+export async function listRecentHandIns(db: Db, courseIds: readonly string[], limit: number) {
+  if (courseIds.length === 0) return [];
+  return db
+    .selectFrom('submissions as s')
+    .innerJoin('assignments as a', 'a.id', 's.assignment_id')
+    .innerJoin('courses as c', 'c.id', 's.course_id')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .leftJoin('grades as g', (join) =>
+      join.onRef('g.assignment_id', '=', 's.assignment_id').onRef('g.user_id', '=', 's.user_id'),
+    )
+    .select([
+      's.id',
+      's.assignment_id',
+      'a.title as assignment_title',
+      's.course_id',
+      'c.title as course_title',
+      'u.firstname',
+      'u.lastname',
+      's.attempt',
+      's.submitted_at',
+      's.is_late',
+      'g.submission_id as graded_submission_id',
+    ])
+    .where('s.course_id', 'in', [...courseIds])
+    .where('s.status', '=', 'submitted')
+    .where('s.attempt', '>', 0)
+    .where('s.submitted_at', 'is not', null)
+    .orderBy('s.submitted_at', 'desc')
+    .orderBy('s.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** Assignments of `courseIds` (published courses) due in (after, until], soonest first. */
+export async function listTeachingDue(
   db: Db,
   courseIds: readonly string[],
-): Promise<Map<string, number>> {
-  if (courseIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('submissions as s')
-    .select(['s.course_id', (eb) => eb.fn.countAll<number | string>().as('n')])
-    .where('s.course_id', 'in', [...courseIds])
-    .where('s.attempt', '>', 0)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('submissions as later')
-            .select('later.id')
-            .whereRef('later.assignment_id', '=', 's.assignment_id')
-            .whereRef('later.user_id', '=', 's.user_id')
-            .whereRef('later.attempt', '>', 's.attempt'),
-        ),
-      ),
-    )
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('grades as g')
-            .select('g.user_id')
-            .whereRef('g.assignment_id', '=', 's.assignment_id')
-            .whereRef('g.user_id', '=', 's.user_id')
-            .whereRef('g.submission_id', '=', 's.id'),
-        ),
-      ),
-    )
-    .groupBy('s.course_id')
+  range: { after: string; until: string },
+  limit: number,
+) {
+  if (courseIds.length === 0) return [];
+  return db
+    .selectFrom('assignments as a')
+    .innerJoin('courses as c', 'c.id', 'a.course_id')
+    .select(['a.id', 'a.title', 'a.course_id', 'c.title as course_title', 'a.due_at'])
+    .where('a.course_id', 'in', [...courseIds])
+    .where('c.state', '=', 'published')
+    .where('a.due_at', '>', range.after)
+    .where('a.due_at', '<=', range.until)
+    .orderBy('a.due_at')
+    .orderBy('a.id')
+    .limit(limit)
     .execute();
-  return new Map(rows.map((r) => [r.course_id, Number(r.n)]));
+}
+
+/** Learners who have handed in at least one attempt, per assignment of `assignmentIds`. */
+export async function countHandedIn(
+  db: Db,
+  assignmentIds: readonly string[],
+): Promise<Map<string, number>> {
+  if (assignmentIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('submissions')
+    .select(['assignment_id', (eb) => eb.fn.count<number | string>('user_id').distinct().as('n')])
+    .where('assignment_id', 'in', [...assignmentIds])
+    .where('attempt', '>', 0)
+    .groupBy('assignment_id')
+    .execute();
+  return new Map(rows.map((r) => [r.assignment_id, Number(r.n)]));
 }

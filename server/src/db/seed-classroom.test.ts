@@ -5,7 +5,9 @@ import {
   TEST_DB_KIND,
   type TestContext,
 } from '../test/helpers';
-import { seedDemoData } from './seed';
+import { waitingForGrade } from '../assignments/assignment-repository';
+import { listSignInFailures } from '../auth/auth-event-repository';
+import { DEMO_SIGN_IN_FAILURES, seedDemoData } from './seed';
 import { DEMO_CLASSROOM } from './seed-classroom';
 
 const available = await testDatabaseAvailable();
@@ -53,5 +55,30 @@ describe.skipIf(!available)(`demo classroom seed (${TEST_DB_KIND})`, () => {
       .where('id', '=', 'aerial-fiber-safety')
       .executeTakeFirstOrThrow();
     expect(draft.state).toBe('draft');
+  });
+
+  it("gives the demo instructor work to grade, the demo student a grade and the demo admin's start page failed sign-ins", async () => {
+    await seedDemoData(ctx.database.db);
+    const waiting = await waitingForGrade(ctx.database.db, [
+      'fiber-splicing-101',
+      'otdr-trace-analysis',
+    ]);
+    expect(waiting.length).toBeGreaterThan(0);
+    // The demo student has a released grade for their start page.
+    const student = await ctx.database.db
+      .selectFrom('grades as g')
+      .innerJoin('users as u', 'u.id', 'g.user_id')
+      .innerJoin('assignments as a', 'a.id', 'g.assignment_id')
+      .select(['a.title', 'a.grades_released'])
+      .where('u.username', '=', 'student')
+      .execute();
+    expect(student).toEqual([{ title: 'Loss budget exercise', grades_released: 1 }]);
+    const failures = await listSignInFailures(ctx.database.db, 10);
+    expect(failures.map((f) => f.username)).toEqual(
+      [...DEMO_SIGN_IN_FAILURES].sort((a, b) => a.minutesAgo - b.minutesAgo).map((f) => f.username),
+    );
+    // Seeding again adds none.
+    await seedDemoData(ctx.database.db);
+    expect(await listSignInFailures(ctx.database.db, 10)).toHaveLength(failures.length);
   });
 });

@@ -448,10 +448,52 @@ export async function seedDemoClassroom(db: Db, now = new Date()): Promise<boole
           updated_at: at,
         })
         .execute();
-      // Half the crew has handed in; the first two of them are graded.
-      for (const [i, userId] of crew.slice(0, Math.ceil(crew.length / 2)).entries()) {
+      // The demo student handed in the work already due where they take the course, and it is
+      // graded (their start page's recent grades).
+      if (student && studentEnrolled && instructor && assignment.released && dueAt < at) {
         const submissionId = sortableId();
-        const submittedAt = new Date(t - (i + 1) * 3_600_000).toISOString();
+        const submittedAt = new Date(t + assignment.dueInDays * DAY - 3_600_000).toISOString();
+        await db
+          .insertInto('submissions')
+          .values({
+            id: submissionId,
+            assignment_id: assignmentId,
+            course_id: content.courseId,
+            user_id: student.id,
+            attempt: 1,
+            status: 'submitted',
+            text_html: sanitizeRichText(
+              p('14 km × 0.35 dB + 4 × 0.3 dB + 9 × 0.05 dB = 6.55 dB: well within 15 dB.'),
+            ),
+            submitted_at: submittedAt,
+            is_late: 0,
+            created_at: submittedAt,
+            updated_at: submittedAt,
+          })
+          .execute();
+        const grade = {
+          assignment_id: assignmentId,
+          course_id: content.courseId,
+          user_id: student.id,
+          submission_id: submissionId,
+          points: assignment.points - 2,
+          feedback_html: sanitizeRichText(p('Right answer; show the margin you keep as well.')),
+          graded_by: instructor.id,
+          graded_at: new Date(t - 3_600_000).toISOString(),
+          is_override: 0,
+          revision: 1,
+        };
+        await db.insertInto('grades').values(grade).execute();
+        await db
+          .insertInto('grade_history')
+          .values({ ...grade, id: sortableId() })
+          .execute();
+      }
+      // Half the crew has handed in; the first two of them are graded, the latest hand-in waits.
+      const handing = crew.slice(0, Math.ceil(crew.length / 2));
+      for (const [i, userId] of handing.entries()) {
+        const submissionId = sortableId();
+        const submittedAt = new Date(t - (handing.length - i) * 3_600_000).toISOString();
         await db
           .insertInto('submissions')
           .values({

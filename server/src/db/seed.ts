@@ -5,6 +5,7 @@
  */
 import type { ContextRoleId } from '@learning-hub/core';
 import { upsertAssignment } from '../access/access-repository';
+import { recordAuthEvent } from '../auth/auth-event-repository';
 import { hashPassword } from '../auth/passwords';
 import {
   countUsers,
@@ -143,6 +144,32 @@ export async function seedDemoCourses(db: Db, now = new Date()): Promise<boolean
   return true;
 }
 
+/**
+ * A few failed sign-ins for the admin's start page: mistyped passwords of demo learners and an
+ * account that does not exist (never the three demo accounts, whose next sign-in would report
+ * them).
+ */
+export const DEMO_SIGN_IN_FAILURES = [
+  { minutesAgo: 26 * 60, username: 'jordan.lee', event: 'login_failure' },
+  { minutesAgo: 95, username: 'mgomez', event: 'login_failure' },
+  { minutesAgo: 12, username: 'tomasz.nowak', event: 'login_failure' },
+] as const;
+
+async function seedSignInFailures(db: Db, now: Date): Promise<void> {
+  for (const f of DEMO_SIGN_IN_FAILURES) {
+    await recordAuthEvent(db, {
+      occurredAt: new Date(now.getTime() - f.minutesAgo * 60_000).toISOString(),
+      event: f.event,
+      username: f.username,
+      authMethod: 'local',
+      success: false,
+      error: 'Invalid username or password',
+      address: '203.0.113.24',
+      userAgent: 'Mozilla/5.0 (demo data)',
+    });
+  }
+}
+
 /** Seeds the demo data when the database has no users; returns whether it did. */
 export async function seedDemoData(db: Db, now = new Date()): Promise<boolean> {
   if ((await countUsers(db)) > 0) {
@@ -170,5 +197,6 @@ export async function seedDemoData(db: Db, now = new Date()): Promise<boolean> {
   }
   await seedDemoCourses(db, now);
   await seedDemoClassroom(db, now);
+  await seedSignInFailures(db, now);
   return true;
 }

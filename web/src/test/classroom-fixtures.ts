@@ -136,6 +136,7 @@ export function buildCourseDetail(overrides: Partial<CourseDetail> = {}): Course
     ],
     viewer: buildViewer(),
     lastLessonId: null,
+    nextLessonId: 'lesson-1',
     ...overrides,
   };
 }
@@ -161,10 +162,14 @@ export function buildOverview(overrides: Partial<LearningOverview> = {}): Learni
   return {
     courses: [],
     continueLesson: null,
+    courseComplete: null,
     dueSoon: [],
     overdue: [],
     recentGrades: [],
     teaching: [],
+    toGrade: [],
+    recentHandIns: [],
+    teachingDue: [],
     ...overrides,
   };
 }

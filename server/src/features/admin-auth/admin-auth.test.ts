@@ -197,4 +197,48 @@ describe.skipIf(!available)(`admin: sign-in settings (${TEST_DB_KIND})`, () => {
     expect(res.steps[0]).toMatchObject({ name: 'Connect to ldap://127.0.0.1:1', ok: false });
     expect(res.steps.at(-1).error).toMatch(/No directory server could be reached/);
   });
+
+  it('lists the latest failed sign-ins to admins only, newest first, with the reason', async () => {
+    const sam = await createTestUser(ctx, { username: 'sam', role: 'student' });
+    const instructor = await createTestUser(ctx, { username: 'priya', role: 'instructor' });
+    const attempt = (username: string, password: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/local',
+        payload: { username, password },
+      });
+    expect((await attempt('sam', 'not it')).statusCode).toBe(401);
+    ctx.clock.advance(1000);
+    expect((await attempt('ghost', 'whatever')).statusCode).toBe(401);
+    ctx.clock.advance(1000);
+    const samToken = await signIn(ctx.app, 'sam', sam.password);
+    const priyaToken = await signIn(ctx.app, 'priya', instructor.password);
+
+    const res = await req('GET', '/api/admin/sign-in-failures');
+    expect(res.statusCode).toBe(200);
+    // Successful sign-ins are not failures.
+    expect(res.json().failures).toEqual([
+      {
+        id: expect.any(String),
+        occurredAt: new Date(ctx.clock.now() - 1000).toISOString(),
+        username: 'ghost',
+        method: 'local',
+        reason: 'Invalid username or password',
+        throttled: false,
+      },
+      expect.objectContaining({ username: 'sam', method: 'local', throttled: false }),
+    ]);
+    const one = await req('GET', '/api/admin/sign-in-failures?limit=1');
+    expect(one.json().failures.map((f: { username: string }) => f.username)).toEqual(['ghost']);
+    expect((await req('GET', '/api/admin/sign-in-failures?limit=0')).statusCode).toBe(400);
+
+    for (const other of [samToken, priyaToken]) {
+      const refused = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/admin/sign-in-failures',
+        headers: bearer(other),
+      });
+      expect(refused.statusCode).toBe(403);
+    }
+  });
 });

@@ -13,6 +13,8 @@ import {
   MethodToggleSchema,
   ProviderInputSchema,
   ProviderViewSchema,
+  SignInFailureListSchema,
+  SignInFailureQuerySchema,
   SignInTestRequestSchema,
   SignInTestResultSchema,
   SsoTestStartResponseSchema,
@@ -26,6 +28,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAccessAudit } from '../../access/access-repository';
 import { describeContextTarget } from '../../access/context-labels';
+import { listSignInFailures } from '../../auth/auth-event-repository';
 import { applyIdentity, describeMappedAssignments } from '../../auth/identity-mapping';
 import {
   deleteProvider,
@@ -50,6 +53,8 @@ import type { Db } from '../../db';
 import { accessFor, authenticateWith, ssoRedirectUri } from '../../auth/providers/dispatch';
 
 const ACCESS = { permissions: ['system.settings' as const], roles: ['admin' as const] };
+/** What opens the admin area (the /admin route's requirement). */
+const ADMIN_AREA = { permissions: ['system.admin' as const], roles: ['admin' as const] };
 const ProviderParams = z.object({ providerId: z.string().min(1).max(40) });
 const SSO_TEST_TTL_MS = 10 * 60_000;
 
@@ -128,6 +133,28 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
         throw new AppError('VALIDATION_ERROR', `Unknown role in the mapping: ${role}`);
     }
   }
+
+  app.get(
+    '/api/admin/sign-in-failures',
+    {
+      config: { access: ADMIN_AREA },
+      schema: {
+        summary: 'The latest failed sign-in attempts (the start page of an admin)',
+        querystring: SignInFailureQuerySchema,
+        response: { 200: SignInFailureListSchema },
+      },
+    },
+    async (request) => ({
+      failures: (await listSignInFailures(db, request.query.limit)).map((e) => ({
+        id: e.id,
+        occurredAt: e.occurredAt,
+        username: e.username,
+        method: e.authMethod,
+        reason: e.error,
+        throttled: e.event === 'login_throttled',
+      })),
+    }),
+  );
 
   app.get(
     '/api/admin/auth/settings',

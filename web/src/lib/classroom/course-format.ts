@@ -61,6 +61,12 @@ export function assignmentPath(courseId: string, assignmentId: string): string {
   return `${coursePath(courseId)}/assignments/${encodeURIComponent(assignmentId)}`;
 }
 
+/** The grader page of an assignment, opened on one attempt when given. */
+export function graderPath(courseId: string, assignmentId: string, submissionId?: string): string {
+  const base = `${assignmentPath(courseId, assignmentId)}/grade`;
+  return submissionId ? `${base}?submission=${encodeURIComponent(submissionId)}` : base;
+}
+
 /** The message of an error to show: the server's message, or a fallback. */
 export function errorMessage(error: unknown): string {
   return error instanceof Error && error.message ? error.message : 'Something went wrong';

@@ -1,34 +1,7 @@
 import { Anchor, Button, Group, Stack, Title } from '@mantine/core';
 import { IconFlask } from '@tabler/icons-react';
 import { Link, Outlet, useLocation } from 'react-router';
-
-interface Section {
-  label: string;
-  to: string;
-  /** Whether the section is the one shown for a path. */
-  matches(pathname: string): boolean;
-}
-
-export const ADMIN_SECTIONS: readonly Section[] = [
-  {
-    label: 'Users & Roles',
-    to: '/admin',
-    matches: (p) => p === '/admin' || p === '/admin/' || p.startsWith('/admin/users'),
-  },
-  { label: 'Roles', to: '/admin/roles', matches: (p) => p.startsWith('/admin/roles') },
-  { label: 'Access changes', to: '/admin/audit', matches: (p) => p.startsWith('/admin/audit') },
-  {
-    label: 'Permission checks',
-    to: '/admin/checks',
-    matches: (p) => p.startsWith('/admin/checks'),
-  },
-  {
-    label: 'Authentication',
-    to: '/admin/authentication',
-    matches: (p) => p.startsWith('/admin/authentication'),
-  },
-  { label: 'System', to: '/admin/system', matches: (p) => p.startsWith('/admin/system') },
-];
+import { ADMIN_SECTIONS } from '../../../lib/admin-sections';
 
 /** /admin: the Admin Settings area, its sections as a sub-navigation, the section in the outlet. */
 export function AdminLayout() {

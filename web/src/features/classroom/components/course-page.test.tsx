@@ -106,11 +106,47 @@ describe('course page', () => {
     expect(screen.queryByRole('button', { name: /Enrol/ })).not.toBeInTheDocument();
   });
 
+  it('continues at the next unfinished lesson, and says when every lesson is done', async () => {
+    const detail = buildCourseDetail({
+      viewer: learnerViewer(),
+      enrolled: true,
+      // Lesson 2 was opened last and is done: the server says to go on with lesson 3.
+      lastLessonId: 'lesson-2',
+      nextLessonId: 'lesson-3',
+      progress: { completedLessons: 2, totalLessons: 3, percent: 66 },
+    });
+    signedInAs(student, { [COURSE]: { body: detail } });
+    const view = renderApp('/classroom/course-1');
+    await findHeading('Fibre testing with an OTDR');
+    expect(screen.getByRole('link', { name: 'Continue' })).toHaveAttribute(
+      'href',
+      '/classroom/course-1/lessons/lesson-3',
+    );
+    view.unmount();
+
+    signedInAs(student, {
+      [COURSE]: {
+        body: {
+          ...detail,
+          lastLessonId: 'lesson-3',
+          nextLessonId: null,
+          progress: { completedLessons: 3, totalLessons: 3, percent: 100 },
+        },
+      },
+    });
+    renderApp('/classroom/course-1');
+    await findHeading('Fibre testing with an OTDR');
+    expect(screen.getByText('You have completed this course.')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Continue' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Start' })).not.toBeInTheDocument();
+  });
+
   it('lets a learner continue, see completed lessons and unenrol after confirming', async () => {
     const detail = buildCourseDetail({
       viewer: learnerViewer({ enrolmentEndsAt: '2025-12-31T12:00:00.000Z' }),
       enrolled: true,
       lastLessonId: 'lesson-2',
+      nextLessonId: 'lesson-2',
       progress: { completedLessons: 1, totalLessons: 3, percent: 33 },
     });
     detail.sections[0]!.lessons[0]!.completed = true;

@@ -16,7 +16,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { IconArrowRight, IconEdit } from '@tabler/icons-react';
+import { IconArrowRight, IconCircleCheck, IconEdit } from '@tabler/icons-react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { SideScroll } from '../../../components/side-scroll';
 import { RichTextView } from '../../../components/rich-text/rich-text-view';
@@ -63,18 +63,12 @@ function capacityText(course: CourseDetail): string {
   return `${course.enrolledCount} of ${course.capacity} places taken`;
 }
 
-function firstLessonId(course: CourseDetail): string | null {
-  for (const section of course.sections) {
-    const first = section.lessons[0];
-    if (first) return first.id;
-  }
-  return null;
-}
-
 function CourseHeader({ course }: { course: CourseDetail }) {
   const { viewer } = course;
   const dates = datesText(course);
-  const resumeId = course.lastLessonId ?? firstLessonId(course);
+  // The server's next unfinished lesson; none left for a learner who has done every lesson.
+  const resumeId = course.nextLessonId;
+  const complete = viewer.enrolled && resumeId === null && (course.progress?.totalLessons ?? 0) > 0;
   return (
     <Grid gap="lg">
       {course.coverUrl && (
@@ -125,6 +119,16 @@ function CourseHeader({ course }: { course: CourseDetail }) {
                 {`${course.progress.percent}% · ${progressText(course.progress)}`}
               </Text>
             </Stack>
+          )}
+          {complete && (
+            <Group gap="xs" wrap="nowrap">
+              <IconCircleCheck
+                size={20}
+                color="var(--mantine-color-green-filled)"
+                aria-hidden="true"
+              />
+              <Text fw={600}>You have completed this course.</Text>
+            </Group>
           )}
           <Group gap="sm" wrap="wrap" align="flex-start">
             {viewer.canLearn && resumeId && (

@@ -49,7 +49,7 @@ describe('learning management', () => {
     });
     renderApp('/learning-management');
     await findHeading('Learning Management');
-    expect(await screen.findByRole('link', { name: 'Continue' })).toHaveAttribute(
+    expect(await screen.findByRole('link', { name: 'Continue Launch cables' })).toHaveAttribute(
       'href',
       '/classroom/course-1/lessons/lesson-2',
     );
@@ -104,5 +104,30 @@ describe('learning management', () => {
     expect(within(teaching).getByText('12')).toBeInTheDocument();
     expect(screen.getByText('You are not enrolled in any course.')).toBeInTheDocument();
     expect(screen.getByText('Nothing is overdue.')).toBeInTheDocument();
+  });
+
+  it('says the course is complete instead of leading back into it', async () => {
+    signedInAs(buildUser({ role: 'student' }), {
+      'GET /api/me/learning': {
+        body: buildOverview({
+          courses: [
+            buildCourseCard({
+              enrolled: true,
+              progress: { completedLessons: 3, totalLessons: 3, percent: 100 },
+            }),
+          ],
+          courseComplete: { courseId: 'course-1', courseTitle: 'Fibre testing with an OTDR' },
+        }),
+      },
+    });
+    renderApp('/learning-management');
+    const done = await screen.findByRole('region', {
+      name: 'You have completed Fibre testing with an OTDR',
+    });
+    expect(within(done).getByRole('link', { name: 'Open the course' })).toHaveAttribute(
+      'href',
+      '/classroom/course-1',
+    );
+    expect(screen.queryByRole('link', { name: /^Continue/ })).not.toBeInTheDocument();
   });
 });

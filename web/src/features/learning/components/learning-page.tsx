@@ -3,7 +3,6 @@ import {
   Alert,
   Anchor,
   Badge,
-  Button,
   Group,
   Loader,
   Paper,
@@ -15,6 +14,7 @@ import {
 } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { ContinueCard } from '../../../components/continue-card';
 import { CourseCard } from '../../../components/course-card';
 import { DueList } from '../../../components/due-list';
 import {
@@ -23,7 +23,6 @@ import {
   coursePath,
   errorMessage,
   formatDate,
-  lessonPath,
 } from '../../../lib/classroom/course-format';
 import { useLearningOverview } from '../../../lib/classroom/courses-api';
 
@@ -152,25 +151,7 @@ export function LearningPage() {
       )}
       {data && (
         <>
-          {data.continueLesson && (
-            <Paper withBorder p="md">
-              <Group justify="space-between" wrap="wrap" gap="sm">
-                <Stack gap={0}>
-                  <Text size="sm" c="dimmed">
-                    Continue where you left off
-                  </Text>
-                  <Text fw={600}>{data.continueLesson.lessonTitle}</Text>
-                  <Text size="sm">{data.continueLesson.courseTitle}</Text>
-                </Stack>
-                <Button
-                  component={Link}
-                  to={lessonPath(data.continueLesson.courseId, data.continueLesson.lessonId)}
-                >
-                  Continue
-                </Button>
-              </Group>
-            </Paper>
-          )}
+          <ContinueCard overview={data} id="learning-continue" />
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <Section id="learning-overdue" title="Overdue">
               <DueList items={data.overdue} empty="Nothing is overdue." />
