@@ -11,6 +11,7 @@ import * as m0005 from './0005-files';
 import * as m0006 from './0006-classroom';
 import * as m0007 from './0007-course-code-any-case';
 import * as m0008 from './0008-enrolment-blocks';
+import * as m0010 from './0010-assignment-release-on-save';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-classroom': m0006,
   '0007-course-code-any-case': m0007,
   '0008-enrolment-blocks': m0008,
+  '0010-assignment-release-on-save': m0010,
 };
 
 export const migrationProvider: MigrationProvider = {
