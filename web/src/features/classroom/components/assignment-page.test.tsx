@@ -151,12 +151,14 @@ describe('classroom: an assignment for a learner', () => {
 describe('classroom: an assignment for graders', () => {
   it('lists the latest attempts with grade links and releases grades', async () => {
     const fetchMock = signedInAs(buildUser({ role: 'instructor' }), {
-      'GET /api/assignments/assignment-1': { body: buildAssignmentDetail({ toGrade: 1 }) },
+      'GET /api/assignments/assignment-1': {
+        body: buildAssignmentDetail({ toGrade: 1, canReleaseGrades: true, unreleasedGrades: 2 }),
+      },
       'GET /api/assignments/assignment-1/submissions': {
         body: { submissions: [buildSubmission({ late: true })] },
       },
       'PATCH /api/assignments/assignment-1': {
-        body: buildAssignmentDetail({ toGrade: 1, gradesReleased: true }),
+        body: buildAssignmentDetail({ toGrade: 1, gradesReleased: true, unreleasedGrades: 0 }),
       },
     });
     const { user } = renderApp(PATH);
@@ -172,6 +174,9 @@ describe('classroom: an assignment for graders', () => {
     );
     expect(fetchMock.callsTo('GET /api/assignments/assignment-1/submissions')[0]?.search).toBe(
       '?latest=true',
+    );
+    expect(screen.getByRole('status', { name: '2 grades not released' })).toHaveTextContent(
+      'Learners cannot see the grades of this assignment until they are released.',
     );
     await user.click(screen.getByRole('button', { name: 'Release grades' }));
     await waitFor(() =>

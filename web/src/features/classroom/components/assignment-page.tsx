@@ -45,12 +45,12 @@ import {
   useAssignment,
   useSaveSubmission,
   useSubmissions,
-  useUpdateAssignment,
 } from '../../../lib/classroom/assignments-api';
 import { formatDateTime } from '../../../lib/format';
 import { uploadFile } from '../../../lib/upload';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { assignmentPath } from '../../../lib/classroom/course-format';
+import { GradeRelease } from './grade-release';
 
 /** A file as a download link with its size. */
 export function FileLink({ file }: { file: SubmissionFile }) {
@@ -536,47 +536,15 @@ function GraderOverview({
   assignment: AssignmentDetail;
 }) {
   const submissions = useSubmissions(assignment.id, { latest: true });
-  const update = useUpdateAssignment();
   const base = assignmentPath(courseId, assignment.id);
-  const released = assignment.gradesReleased;
 
   return (
     <section aria-labelledby="submissions-heading">
       <Stack gap="md">
-        <Group justify="space-between" wrap="wrap">
-          <Title order={2} size="h3" id="submissions-heading">
-            Submissions
-          </Title>
-          <Group gap="xs">
-            <Text size="sm" c="dimmed" role="status">
-              {released ? 'Learners can see their grades.' : 'Grades are hidden from learners.'}
-            </Text>
-            <Button
-              variant={released ? 'default' : 'filled'}
-              loading={update.isPending}
-              onClick={() =>
-                update.mutate(
-                  { assignmentId: assignment.id, input: { gradesReleased: !released } },
-                  {
-                    onSuccess: () =>
-                      notifications.show({
-                        color: 'green',
-                        title: released ? 'Grades hidden' : 'Grades released',
-                        message: assignment.title,
-                      }),
-                  },
-                )
-              }
-            >
-              {released ? 'Hide grades' : 'Release grades'}
-            </Button>
-          </Group>
-        </Group>
-        {update.isError && (
-          <Alert color="red" role="alert">
-            {update.error.message}
-          </Alert>
-        )}
+        <Title order={2} size="h3" id="submissions-heading">
+          Submissions
+        </Title>
+        <GradeRelease assignment={assignment} />
         {submissions.isLoading && <Loader size="sm" aria-label="Loading the submissions" />}
         {submissions.isError && (
           <Alert color="red" role="alert">

@@ -77,6 +77,10 @@ describe('classroom: assignments tab', () => {
     await user.type(points, '10');
     await user.click(within(dialog).getByRole('checkbox', { name: 'PDF' }));
     await user.type(within(dialog).getByRole('textbox', { name: /Attempts allowed/ }), '3');
+    // A new assignment releases its grades as they are saved, unless told otherwise.
+    expect(
+      within(dialog).getByRole('switch', { name: /^Release grades when saved/ }),
+    ).toBeChecked();
     await user.click(within(dialog).getByRole('button', { name: 'Create assignment' }));
     await waitFor(() =>
       expect(fetchMock.callsTo('POST /api/courses/course-1/assignments')).toHaveLength(1),
@@ -91,6 +95,7 @@ describe('classroom: assignments tab', () => {
       maxFileBytes: 20 * 1024 * 1024,
       latePolicy: 'mark_late',
       maxAttempts: 3,
+      releaseOnSave: true,
     });
     await waitFor(() =>
       expect(screen.queryByRole('dialog', { name: 'New assignment' })).not.toBeInTheDocument(),
@@ -114,6 +119,10 @@ describe('classroom: assignments tab', () => {
     const title = within(dialog).getByRole('textbox', { name: /^Title/ });
     await user.clear(title);
     await user.type(title, 'Trace report v2');
+    // An existing assignment keeps its own choice (off: grades released by hand); turned on here.
+    const release = within(dialog).getByRole('switch', { name: /^Release grades when saved/ });
+    expect(release).not.toBeChecked();
+    await user.click(release);
     await user.click(within(dialog).getByRole('button', { name: 'Save assignment' }));
     await waitFor(() =>
       expect(fetchMock.callsTo('PATCH /api/assignments/assignment-1')).toHaveLength(1),
@@ -125,6 +134,7 @@ describe('classroom: assignments tab', () => {
       maxFileBytes: 10 * 1024 * 1024,
       maxAttempts: 2,
       dueAt: '2025-04-01T16:00:00.000Z',
+      releaseOnSave: true,
     });
   });
 

@@ -26,6 +26,7 @@ import {
   Select,
   SimpleGrid,
   Stack,
+  Switch,
   Table,
   Text,
   TextInput,
@@ -222,6 +223,7 @@ interface EditorValues {
   maxFileMb: number | '';
   latePolicy: LatePolicy;
   maxAttempts: number | '';
+  releaseOnSave: boolean;
 }
 
 function valuesOf(a: Assignment | null): EditorValues {
@@ -235,6 +237,10 @@ function valuesOf(a: Assignment | null): EditorValues {
     maxFileMb: a ? Math.max(1, Math.round(a.maxFileBytes / MB)) : 20,
     latePolicy: a?.latePolicy ?? 'mark_late',
     maxAttempts: a?.maxAttempts ?? '',
+    // A new assignment releases each grade as it is saved: a grade is given to be seen, and
+    // trainers did not know that saving one kept it from the learner. Holding grades back (to
+    // release them all at once) is the choice to make, by turning this off.
+    releaseOnSave: a?.releaseOnSave ?? true,
   };
 }
 
@@ -249,6 +255,7 @@ function toInput(v: EditorValues): AssignmentCreate {
     maxFileBytes: v.maxFileMb === '' ? undefined : Math.round(v.maxFileMb * MB),
     latePolicy: v.latePolicy,
     maxAttempts: v.maxAttempts === '' ? null : v.maxAttempts,
+    releaseOnSave: v.releaseOnSave,
   };
 }
 
@@ -263,6 +270,7 @@ const FIELD_OF: Record<string, keyof EditorValues> = {
   maxFileBytes: 'maxFileMb',
   latePolicy: 'latePolicy',
   maxAttempts: 'maxAttempts',
+  releaseOnSave: 'releaseOnSave',
 };
 
 function AssignmentEditor({
@@ -420,6 +428,16 @@ function AssignmentEditor({
               onChange={(v) => set({ maxAttempts: typeof v === 'number' ? v : '' })}
             />
           </SimpleGrid>
+          <Switch
+            label="Release grades when saved"
+            description={
+              values.releaseOnSave
+                ? 'Learners see each grade as soon as it is saved.'
+                : 'Grades stay hidden from learners until you release them.'
+            }
+            checked={values.releaseOnSave}
+            onChange={(e) => set({ releaseOnSave: e.currentTarget.checked })}
+          />
           {serverError && (
             <Alert color="red" role="alert">
               {serverError}
