@@ -206,9 +206,12 @@ test('classroom: a student enrols from the catalogue, reads with previous/next, 
   await expectNoSeriousA11yViolations(page);
   await confirm.getByRole('button', { name: 'Hand in' }).click();
   await expect(confirm).toBeHidden();
+  // What was handed in takes the form's place; another attempt is there to start.
   const attempt = page.getByRole('article', { name: 'Attempt 1' });
   await expect(attempt.getByRole('link', { name: /^splice-report\.pdf/ })).toBeVisible();
   await expect(attempt.getByText('No grade to show yet.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Submit' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Start a new attempt' })).toBeVisible();
 });
 
 test('classroom: the instructor grades a PDF inline, releases grades, the student sees them and the gradebook exports CSV', async ({
