@@ -42,6 +42,7 @@ import { RichTextView } from '../../../components/rich-text/rich-text-view';
 import {
   formatBytes,
   latePolicyWords,
+  overdueWords,
   useAssignment,
   useSaveSubmission,
   useSubmissions,
@@ -152,6 +153,8 @@ export function AssignmentPage() {
 }
 
 function AssignmentFacts({ assignment: a }: { assignment: AssignmentDetail }) {
+  const [openedAt] = useState(() => Date.now());
+  const overdue = overdueWords(a, openedAt);
   return (
     <Stack gap={4}>
       <Text>
@@ -159,6 +162,17 @@ function AssignmentFacts({ assignment: a }: { assignment: AssignmentDetail }) {
           Due:{' '}
         </Text>
         {a.dueAt ? formatDateTime(a.dueAt) : 'No due date'}
+        {overdue && (
+          <Badge
+            ml="xs"
+            color={overdue === 'Overdue' ? 'red' : 'gray'}
+            variant="light"
+            tt="none"
+            component="span"
+          >
+            {overdue}
+          </Badge>
+        )}
       </Text>
       <Text>
         <Text span fw={500}>

@@ -35,7 +35,7 @@ import {
 import { DateTimePicker } from '@mantine/dates';
 import '@mantine/dates/styles.css';
 import { notifications } from '@mantine/notifications';
-import { IconPencil, IconTrash } from '@tabler/icons-react';
+import { IconAlertTriangle, IconPencil, IconTrash } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -44,6 +44,7 @@ import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
 import { formatDateTime } from '../../../lib/format';
 import {
   latePolicyWords,
+  overdueWords,
   useCourseAssignmentList,
   useCreateAssignment,
   useDeleteAssignment,
@@ -73,6 +74,8 @@ export function CourseAssignments({ course }: { course: CourseDetail }) {
   const remove = useDeleteAssignment();
   const canManage = course.viewer.canCreateAssignments;
   const isGrader = course.viewer.canViewSubmissions;
+  // The time the tab was opened: what is overdue does not change under the reader's eyes.
+  const [openedAt] = useState(() => Date.now());
 
   return (
     <Stack gap="md">
@@ -107,7 +110,9 @@ export function CourseAssignments({ course }: { course: CourseDetail }) {
                       {a.title}
                     </Anchor>
                   </Table.Td>
-                  <Table.Td>{a.dueAt ? formatDateTime(a.dueAt) : 'No due date'}</Table.Td>
+                  <Table.Td>
+                    <DueCell assignment={a} now={openedAt} />
+                  </Table.Td>
                   <Table.Td>{a.points}</Table.Td>
                   <Table.Td>
                     {a.toGrade !== null ? (
@@ -193,6 +198,23 @@ export function CourseAssignments({ course }: { course: CourseDetail }) {
   );
 }
 
+/** The due date, and for a learner whose work is past it and not handed in, a word saying so. */
+export function DueCell({ assignment: a, now }: { assignment: Assignment; now: number }) {
+  const overdue = overdueWords(a, now);
+  return (
+    <Group gap={4} wrap="wrap">
+      <Text size="sm" span>
+        {a.dueAt ? formatDateTime(a.dueAt) : 'No due date'}
+      </Text>
+      {overdue && (
+        <Badge color={overdue === 'Overdue' ? 'red' : 'gray'} variant="light" tt="none">
+          {overdue}
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
 // ---------------------------------------------------------------- the editor
 
 const FILE_KIND_LABEL: Record<(typeof FILE_KINDS)[number], string> = {
@@ -211,6 +233,8 @@ const LATE_LABEL: Record<LatePolicy, string> = {
 };
 
 const MB = 1024 * 1024;
+/** The time a due date gets when only its day is picked: the end of that day. */
+const DEFAULT_DUE_TIME = '23:59';
 
 interface EditorValues {
   title: string;
@@ -289,6 +313,7 @@ function AssignmentEditor({
   const saving = create.isPending || update.isPending;
   const serverError = (create.error ?? update.error)?.message ?? null;
   const set = (patch: Partial<EditorValues>) => setValues((v) => ({ ...v, ...patch }));
+  const pastDue = values.due !== null && dayjs(values.due).isBefore(dayjs());
 
   function submit() {
     const parsed = AssignmentCreateSchema.safeParse(toInput(values));
@@ -354,8 +379,24 @@ function AssignmentEditor({
               styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
               clearable
               valueFormat="YYYY-MM-DD HH:mm"
+              // A day picked is due at its end, not at midnight before it; a date already set
+              // keeps its own time when another day is picked.
+              defaultTimeValue={values.due ? undefined : DEFAULT_DUE_TIME}
+              // Only the month shown: a day of the next or previous month was easy to pick by
+              // mistake in the corners of the grid.
+              hideOutsideDates
               value={values.due}
               error={errors.due}
+              // A past date is allowed (work set after the fact), but said: a warning, not an error.
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
+              description={
+                pastDue ? (
+                  <Group gap={4} component="span" c="var(--mantine-color-yellow-light-color)">
+                    <IconAlertTriangle size={14} aria-hidden />
+                    This date is in the past.
+                  </Group>
+                ) : undefined
+              }
               onChange={(due) => set({ due })}
             />
             <NumberInput
