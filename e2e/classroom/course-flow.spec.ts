@@ -212,6 +212,7 @@ test('classroom: a student enrols from the catalogue, reads with previous/next, 
   await expect(attempt.getByText('No grade to show yet.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Submit' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Start a new attempt' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
 });
 
 test('classroom: the instructor grades a PDF inline, releases grades, the student sees them and the gradebook exports CSV', async ({
@@ -260,6 +261,7 @@ test('classroom: the instructor grades a PDF inline, releases grades, the studen
   // Said where the trainer grades: learners do not see it yet.
   const release = page.getByRole('status', { name: '1 grade not released' });
   await expect(release).toContainText('Learners cannot see this grade until grades are released.');
+  await expectNoSeriousA11yViolations(page);
 
   // Hidden until released.
   const studentContext = await browser.newContext();
