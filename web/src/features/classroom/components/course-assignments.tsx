@@ -235,6 +235,17 @@ const LATE_LABEL: Record<LatePolicy, string> = {
 const MB = 1024 * 1024;
 /** The time a due date gets when only its day is picked: the end of that day. */
 const DEFAULT_DUE_TIME = '23:59';
+/** Names of the picker's own buttons (Mantine leaves them unnamed). */
+const PICKER_LABELS = {
+  monthLevelControl: 'Choose the month',
+  yearLevelControl: 'Choose the year',
+  nextMonth: 'Next month',
+  previousMonth: 'Previous month',
+  nextYear: 'Next year',
+  previousYear: 'Previous year',
+  nextDecade: 'Next decade',
+  previousDecade: 'Previous decade',
+};
 
 interface EditorValues {
   title: string;
@@ -385,6 +396,8 @@ function AssignmentEditor({
               // Only the month shown: a day of the next or previous month was easy to pick by
               // mistake in the corners of the grid.
               hideOutsideDates
+              ariaLabels={PICKER_LABELS}
+              submitButtonProps={{ 'aria-label': 'Done' }}
               value={values.due}
               error={errors.due}
               // A past date is allowed (work set after the fact), but said: a warning, not an error.
