@@ -206,9 +206,13 @@ test('classroom: a student enrols from the catalogue, reads with previous/next, 
   await expectNoSeriousA11yViolations(page);
   await confirm.getByRole('button', { name: 'Hand in' }).click();
   await expect(confirm).toBeHidden();
+  // What was handed in takes the form's place; another attempt is there to start.
   const attempt = page.getByRole('article', { name: 'Attempt 1' });
   await expect(attempt.getByRole('link', { name: /^splice-report\.pdf/ })).toBeVisible();
   await expect(attempt.getByText('No grade to show yet.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Submit' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Start a new attempt' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
 });
 
 test('classroom: the instructor grades a PDF inline, releases grades, the student sees them and the gradebook exports CSV', async ({
@@ -229,7 +233,7 @@ test('classroom: the instructor grades a PDF inline, releases grades, the studen
   await signInAsRole(page, 'instructor');
   const assignmentUrl = `/classroom/${course.id}/assignments/${assignment!.id}`;
   await page.goto(assignmentUrl);
-  await expect(page.getByRole('status').filter({ hasText: 'Grades are hidden' })).toBeVisible();
+  await expect(page.getByRole('status', { name: 'Grades not released' })).toBeVisible();
   await page.getByRole('link', { name: `Grade ${student.name}` }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Grade: Splice report' })).toBeVisible();
 
@@ -254,6 +258,10 @@ test('classroom: the instructor grades a PDF inline, releases grades, the studen
   await expect(
     page.getByRole('list', { name: 'Grade history' }).getByText(/^17 \/ 20 by Priya Shah/),
   ).toBeVisible();
+  // Said where the trainer grades: learners do not see it yet.
+  const release = page.getByRole('status', { name: '1 grade not released' });
+  await expect(release).toContainText('Learners cannot see this grade until grades are released.');
+  await expectNoSeriousA11yViolations(page);
 
   // Hidden until released.
   const studentContext = await browser.newContext();
@@ -263,11 +271,10 @@ test('classroom: the instructor grades a PDF inline, releases grades, the studen
   const attempt = studentPage.getByRole('article', { name: 'Attempt 1' });
   await expect(attempt.getByText('No grade to show yet.')).toBeVisible();
 
-  await page.goto(assignmentUrl);
-  await page.getByRole('button', { name: 'Release grades' }).click();
-  await expect(
-    page.getByRole('status').filter({ hasText: 'Learners can see their grades.' }),
-  ).toBeVisible();
+  await release.getByRole('button', { name: 'Release grades' }).click();
+  await expect(page.getByRole('status', { name: 'Grades released' })).toContainText(
+    'Learners can see this grade.',
+  );
 
   await studentPage.reload();
   await expect(attempt.getByText('Grade: 17 / 20')).toBeVisible();

@@ -375,6 +375,8 @@ export const AssignmentSchema = z.object({
   maxAttempts: z.number().int().positive().nullable(),
   /** Students see their grades for this assignment only once released. */
   gradesReleased: z.boolean(),
+  /** Saving a grade releases the assignment's grades (in the same transaction as the grade). */
+  releaseOnSave: z.boolean(),
   position: z.number().int(),
   createdAt: IsoDateTime,
   updatedAt: IsoDateTime,
@@ -390,6 +392,10 @@ export const AssignmentSchema = z.object({
     .nullable(),
   /** For graders: submitted attempts not yet graded; null for others. */
   toGrade: z.number().int().nonnegative().nullable(),
+  /** For graders: grades given that learners cannot see yet (0 once released); null for others. */
+  unreleasedGrades: z.number().int().nonnegative().nullable(),
+  /** Whether the viewer may release or hide the grades (assignment.edit, course not archived). */
+  canReleaseGrades: z.boolean(),
 });
 export type Assignment = z.infer<typeof AssignmentSchema>;
 export const CourseAssignmentListSchema = z.object({ assignments: z.array(AssignmentSchema) });
@@ -408,6 +414,8 @@ export const AssignmentCreateSchema = z.strictObject({
   maxFileBytes: z.number().int().min(1024).optional(),
   latePolicy: LatePolicySchema.optional(),
   maxAttempts: z.number().int().min(1).max(100).nullable().optional(),
+  /** Release the grades as they are saved; off when not given (releasing stays by hand). */
+  releaseOnSave: z.boolean().optional(),
   /** Files (already uploaded) to attach to the instructions. */
   attachmentFileIds: z.array(id).max(SUBMISSION_FILES_MAX).optional(),
 });
@@ -497,6 +505,8 @@ export const GradebookSchema = z.object({
       points: z.number(),
       dueAt: nullableInstant,
       gradesReleased: z.boolean(),
+      /** With grade.view_all: grades given that learners cannot see yet; null for others. */
+      unreleasedGrades: z.number().int().nonnegative().nullable(),
     }),
   ),
   rows: z.array(

@@ -45,6 +45,8 @@ export interface AssignmentRecord {
   latePolicy: LatePolicy;
   maxAttempts: number | null;
   gradesReleased: boolean;
+  /** Saving a grade releases the grades (grade-repository.ts `setGrade`). */
+  releaseOnSave: boolean;
   position: number;
   createdAt: string;
   updatedAt: string;
@@ -66,6 +68,7 @@ function toRecord(row: Row): AssignmentRecord {
     latePolicy: row.late_policy as LatePolicy,
     maxAttempts: row.max_attempts === null ? null : Number(row.max_attempts),
     gradesReleased: Number(row.grades_released) === 1,
+    releaseOnSave: Number(row.release_on_save) === 1,
     position: Number(row.position),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -129,6 +132,7 @@ export async function insertAssignment(
       late_policy: input.latePolicy,
       max_attempts: input.maxAttempts,
       grades_released: 0,
+      release_on_save: input.releaseOnSave ? 1 : 0,
       // The next position in one statement: two creations at once still get distinct ones
       // (SQLite serialises writers; on PostgreSQL a tie only orders by id, never loses a row).
       position: eb
@@ -166,6 +170,7 @@ export async function updateAssignment(
   if (changes.latePolicy !== undefined) set.late_policy = changes.latePolicy;
   if (changes.maxAttempts !== undefined) set.max_attempts = changes.maxAttempts;
   if (changes.gradesReleased !== undefined) set.grades_released = changes.gradesReleased ? 1 : 0;
+  if (changes.releaseOnSave !== undefined) set.release_on_save = changes.releaseOnSave ? 1 : 0;
   await db
     .updateTable('assignments')
     .set(set as never)

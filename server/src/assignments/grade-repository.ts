@@ -116,14 +116,41 @@ export interface GradeChange {
   override: boolean;
 }
 
+/** Per assignment of the course (or the one named): how many learners have a grade in force. */
+export async function countGrades(
+  db: Db,
+  courseId: string,
+  assignmentId?: string,
+): Promise<Map<string, number>> {
+  let query = db
+    .selectFrom('grades')
+    .select(['assignment_id', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('course_id', '=', courseId)
+    .groupBy('assignment_id');
+  if (assignmentId) query = query.where('assignment_id', '=', assignmentId);
+  const rows = await query.execute();
+  return new Map(rows.map((r) => [r.assignment_id, Number(r.n)]));
+}
+
 /**
  * Sets the grade in force and appends it to the history as the next revision, in one
  * transaction. The history row goes in first: two grades of the same learner at the same moment
  * both compute the same revision, and the unique (assignment, user, revision) key refuses the
  * second (its violation propagates for the caller to answer).
+ *
+ * An assignment that releases its grades on save (`release_on_save`) is released in the same
+ * transaction, judged by the row as it is then: the grade and its release are one change, and a
+ * grade that fails releases nothing.
  */
 export async function setGrade(db: Db, change: GradeChange, at: string): Promise<GradeRecord> {
   await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('assignments')
+      .set({ grades_released: 1, updated_at: at })
+      .where('id', '=', change.assignmentId)
+      .where('release_on_save', '=', 1)
+      .where('grades_released', '=', 0)
+      .execute();
     const current = await trx
       .selectFrom('grade_history')
       .select(sql<number | string>`coalesce(max(revision), 0)`.as('r'))

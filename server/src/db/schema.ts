@@ -218,6 +218,8 @@ export interface AssignmentsTable {
   late_policy: string;
   max_attempts: number | null;
   grades_released: number;
+  /** 1: saving a grade releases the assignment's grades (migration 0010). */
+  release_on_save: Generated<number>;
   position: number;
   created_at: string;
   updated_at: string;

@@ -21,11 +21,14 @@ export function buildAssignment(overrides: Partial<Assignment> = {}): Assignment
     latePolicy: 'mark_late',
     maxAttempts: 2,
     gradesReleased: false,
+    releaseOnSave: false,
     position: 0,
     createdAt: '2025-03-01T09:00:00.000Z',
     updatedAt: '2025-03-01T09:00:00.000Z',
     mine: null,
     toGrade: null,
+    unreleasedGrades: null,
+    canReleaseGrades: false,
     ...overrides,
   };
 }
@@ -80,8 +83,22 @@ export function buildGradebook(overrides: Partial<Gradebook> = {}): Gradebook {
   return {
     courseId: 'course-1',
     assignments: [
-      { id: 'assignment-1', title: 'Trace report', points: 20, dueAt: null, gradesReleased: true },
-      { id: 'assignment-2', title: 'Splice log', points: 10, dueAt: null, gradesReleased: true },
+      {
+        id: 'assignment-1',
+        title: 'Trace report',
+        points: 20,
+        dueAt: null,
+        gradesReleased: true,
+        unreleasedGrades: 0,
+      },
+      {
+        id: 'assignment-2',
+        title: 'Splice log',
+        points: 10,
+        dueAt: null,
+        gradesReleased: true,
+        unreleasedGrades: 0,
+      },
     ],
     rows: [
       {

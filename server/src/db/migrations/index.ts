@@ -12,6 +12,7 @@ import * as m0006 from './0006-classroom';
 import * as m0007 from './0007-course-code-any-case';
 import * as m0008 from './0008-enrolment-blocks';
 import * as m0009 from './0009-upload-quotas';
+import * as m0010 from './0010-assignment-release-on-save';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007-course-code-any-case': m0007,
   '0008-enrolment-blocks': m0008,
   '0009-upload-quotas': m0009,
+  '0010-assignment-release-on-save': m0010,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -33,6 +33,7 @@ import {
   type CourseGateRecord,
   type LearnerState,
 } from '../../assignments/assignment-repository';
+import { countGrades } from '../../assignments/grade-repository';
 import type { OwnedFile } from '../../assignments/submission-repository';
 import type { CourseAccess } from '../../courses/course-access';
 import { referencedFileIds, sanitizeRichText } from '../../rich-text/sanitize';
@@ -120,15 +121,33 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
     }
   }
 
-  /** The viewer's part of an assignment: their own state when enrolled, the queue when grading. */
-  async function viewerParts(access: CourseAccess, courseId: string, userId: string, id?: string) {
-    const [mine, toGrade] = await Promise.all([
-      access.enrolled ? learnerStates(db, courseId, userId, id) : null,
-      access.can('assignment.view_submissions') ? toGradeCounts(db, courseId, id) : null,
+  /**
+   * The viewer's part of an assignment: their own state when enrolled; for graders the queue and
+   * the grades learners cannot see yet; whether they may release grades (the PATCH route's rule).
+   */
+  async function viewerParts(
+    access: CourseAccess,
+    course: CourseGateRecord,
+    userId: string,
+    id?: string,
+  ) {
+    const grader = access.can('assignment.view_submissions');
+    const [mine, toGrade, graded] = await Promise.all([
+      access.enrolled ? learnerStates(db, course.id, userId, id) : null,
+      grader ? toGradeCounts(db, course.id, id) : null,
+      grader ? countGrades(db, course.id, id) : null,
     ]);
-    return (assignmentId: string) => ({
-      mine: mine ? (mine.get(assignmentId) ?? NO_WORK) : null,
-      toGrade: toGrade ? (toGrade.get(assignmentId) ?? 0) : null,
+    const canReleaseGrades =
+      access.canLearn && course.state !== 'archived' && access.can('assignment.edit');
+    return (assignment: AssignmentRecord) => ({
+      mine: mine ? (mine.get(assignment.id) ?? NO_WORK) : null,
+      toGrade: toGrade ? (toGrade.get(assignment.id) ?? 0) : null,
+      unreleasedGrades: graded
+        ? assignment.gradesReleased
+          ? 0
+          : (graded.get(assignment.id) ?? 0)
+        : null,
+      canReleaseGrades,
     });
   }
 
@@ -141,12 +160,12 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
     const sid = sessionOf(request);
     const [owned, parts] = await Promise.all([
       app.files.listOwned({ type: 'assignment', id: assignment.id }),
-      viewerParts(access, course.id, currentUser(request).id, assignment.id),
+      viewerParts(access, course, currentUser(request).id, assignment.id),
     ]);
     // Files the instructions show inline are not listed again as attachments.
     const inline = new Set(referencedFileIds(assignment.instructionsHtml));
     return {
-      ...toAssignment(app, assignment, sid, parts(assignment.id)),
+      ...toAssignment(app, assignment, sid, parts(assignment)),
       courseTitle: course.title,
       attachments: owned
         .filter((f) => !inline.has(f.id))
@@ -230,9 +249,9 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
       const sid = sessionOf(request);
       const [assignments, parts] = await Promise.all([
         listAssignments(db, course.id),
-        viewerParts(access, course.id, currentUser(request).id),
+        viewerParts(access, course, currentUser(request).id),
       ]);
-      return { assignments: assignments.map((a) => toAssignment(app, a, sid, parts(a.id))) };
+      return { assignments: assignments.map((a) => toAssignment(app, a, sid, parts(a))) };
     },
   );
 
@@ -249,7 +268,8 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
         summary: 'Create an assignment',
         description:
           'Defaults: 100 points, text and file answers, any file type, files up to the upload ' +
-          'limit (at most 100 MB), late work marked late, unlimited attempts. The instructions ' +
+          'limit (at most 100 MB), late work marked late, unlimited attempts, grades released ' +
+          'by hand (`releaseOnSave` false). The instructions ' +
           'are sanitised; attachments are uploads of the caller (POST /api/files).',
         params: CourseParams,
         body: AssignmentCreateSchema,
@@ -288,6 +308,7 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
           maxFileBytes: body.maxFileBytes ?? fileCap,
           latePolicy: body.latePolicy ?? 'mark_late',
           maxAttempts: body.maxAttempts ?? null,
+          releaseOnSave: body.releaseOnSave ?? false,
         },
         iso(),
       );
@@ -329,7 +350,9 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
         summary: 'Change an assignment or release its grades',
         description:
           'Any subset of the fields; `attachmentFileIds`, when given, is the whole list (files ' +
-          'left out are deleted). Points cannot go below a grade already given.',
+          'left out are deleted). Points cannot go below a grade already given. ' +
+          '`gradesReleased` shows or hides the grades now; `releaseOnSave` releases them as ' +
+          'each grade is saved.',
         params: AssignmentParams,
         body: AssignmentUpdateSchema,
         response: { 200: AssignmentDetailSchema },
@@ -374,6 +397,7 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
       if (body.latePolicy !== undefined) changes.latePolicy = body.latePolicy;
       if (body.maxAttempts !== undefined) changes.maxAttempts = body.maxAttempts;
       if (body.gradesReleased !== undefined) changes.gradesReleased = body.gradesReleased;
+      if (body.releaseOnSave !== undefined) changes.releaseOnSave = body.releaseOnSave;
       const updated = await updateAssignment(db, assignment.id, changes, iso());
       if (!updated) throw new AppError('NOT_FOUND', 'Assignment not found');
       if (body.attachmentFileIds !== undefined || body.instructionsHtml !== undefined) {

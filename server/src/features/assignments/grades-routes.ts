@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { findAssignment, type AssignmentRecord } from '../../assignments/assignment-repository';
 import { gradebookCsv, readGradebook } from '../../assignments/gradebook';
 import {
+  countGrades,
   isGradableLearner,
   listGradeHistory,
   setGrade,
@@ -57,13 +58,20 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
   const r = app.withTypeProvider<ZodTypeProvider>();
   const iso = () => new Date(now()).toISOString();
 
-  async function save(change: GradeChange) {
+  /**
+   * Saves the grade (releasing the assignment's grades with it when it releases on save) and
+   * answers it with the release state as it is after the save.
+   */
+  async function save(change: GradeChange, assignment: AssignmentRecord, sid: string) {
+    let grade;
     try {
-      return await setGrade(db, change, iso());
+      grade = await setGrade(db, change, iso());
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError('CONFLICT', GRADE_RACE);
       throw error;
     }
+    const after = (await findAssignment(db, assignment.id)) ?? assignment;
+    return toGrade(app, grade, after, sid);
   }
 
   r.put(
@@ -74,7 +82,8 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
         summary: 'Grade a handed-in attempt',
         description:
           'assignment.grade in the course. Sets the learner’s grade for the assignment (a new ' +
-          'revision each time; earlier ones stay in the history). Feedback is sanitised.',
+          'revision each time; earlier ones stay in the history). Feedback is sanitised. An ' +
+          'assignment that releases on save is released with the grade (`released`).',
         params: SubmissionParams,
         body: GradeSetSchema,
         response: { 200: GradeSchema },
@@ -100,17 +109,20 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
         throw new AppError('CONFLICT', 'This work has not been handed in yet.');
       }
       checkPoints(assignment, request.body.points);
-      const grade = await save({
-        assignmentId: assignment.id,
-        courseId: course.id,
-        userId: submission.userId,
-        submissionId: submission.id,
-        points: request.body.points,
-        feedbackHtml: sanitizeRichText(request.body.feedbackHtml ?? ''),
-        gradedBy: user.id,
-        override: false,
-      });
-      return toGrade(app, grade, assignment, sessionOf(request));
+      return save(
+        {
+          assignmentId: assignment.id,
+          courseId: course.id,
+          userId: submission.userId,
+          submissionId: submission.id,
+          points: request.body.points,
+          feedbackHtml: sanitizeRichText(request.body.feedbackHtml ?? ''),
+          gradedBy: user.id,
+          override: false,
+        },
+        assignment,
+        sessionOf(request),
+      );
     },
   );
 
@@ -124,7 +136,8 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
         summary: 'Override a grade in the gradebook',
         description:
           'grade.edit in the course. Sets the learner’s grade for the assignment without a ' +
-          'submission (marked as an override), as a new revision.',
+          'submission (marked as an override), as a new revision. An assignment that releases ' +
+          'on save is released with the grade.',
         params: OverrideParams,
         body: GradeOverrideSchema,
         response: { 200: GradeSchema },
@@ -148,17 +161,20 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
         throw new AppError('NOT_FOUND', 'This person is not a learner in this course.');
       }
       checkPoints(assignment, request.body.points);
-      const grade = await save({
-        assignmentId: assignment.id,
-        courseId: course.id,
-        userId: learner,
-        submissionId: null,
-        points: request.body.points,
-        feedbackHtml: sanitizeRichText(request.body.feedbackHtml ?? ''),
-        gradedBy: currentUser(request).id,
-        override: true,
-      });
-      return toGrade(app, grade, assignment, sessionOf(request));
+      return save(
+        {
+          assignmentId: assignment.id,
+          courseId: course.id,
+          userId: learner,
+          submissionId: null,
+          points: request.body.points,
+          feedbackHtml: sanitizeRichText(request.body.feedbackHtml ?? ''),
+          gradedBy: currentUser(request).id,
+          override: true,
+        },
+        assignment,
+        sessionOf(request),
+      );
     },
   );
 
@@ -215,7 +231,8 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
           'grade.view_all in the course: every learner (search on names and username, paged). ' +
           'Otherwise (grade.view_own): only the viewer’s own row, released grades only. ' +
           '`totalPoints` sums the visible grades; `percent` is that over the points of the ' +
-          'graded assignments only (null while nothing is graded).',
+          'graded assignments only (null while nothing is graded). With grade.view_all, each ' +
+          'assignment says how many grades learners cannot see yet (`unreleasedGrades`).',
         params: CourseParams,
         querystring: GradebookQuerySchema,
         response: { 200: GradebookSchema },
@@ -234,15 +251,18 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
       const { page, pageSize, search } = request.query;
       const all = access.can('grade.view_all');
       if (!all) requirePermission(app, user, course.id, 'grade.view_own');
-      const book = await readGradebook(db, {
-        courseId: course.id,
-        nowIso: iso(),
-        ...(search ? { search } : {}),
-        offset: (page - 1) * pageSize,
-        limit: pageSize,
-        ...(all ? {} : { onlyUserId: user.id }),
-        releasedOnly: !all,
-      });
+      const [book, graded] = await Promise.all([
+        readGradebook(db, {
+          courseId: course.id,
+          nowIso: iso(),
+          ...(search ? { search } : {}),
+          offset: (page - 1) * pageSize,
+          limit: pageSize,
+          ...(all ? {} : { onlyUserId: user.id }),
+          releasedOnly: !all,
+        }),
+        all ? countGrades(db, course.id) : null,
+      ]);
       return {
         courseId: course.id,
         assignments: book.assignments.map((a) => ({
@@ -251,6 +271,7 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
           points: a.points,
           dueAt: a.dueAt,
           gradesReleased: a.gradesReleased,
+          unreleasedGrades: graded ? (a.gradesReleased ? 0 : (graded.get(a.id) ?? 0)) : null,
         })),
         rows: book.rows,
         total: book.total,

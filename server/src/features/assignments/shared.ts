@@ -114,7 +114,12 @@ export function toAssignment(
   app: FastifyInstance,
   a: AssignmentRecord,
   sid: string,
-  viewer: { mine: LearnerState | null; toGrade: number | null },
+  viewer: {
+    mine: LearnerState | null;
+    toGrade: number | null;
+    unreleasedGrades: number | null;
+    canReleaseGrades: boolean;
+  },
 ): Assignment {
   return {
     id: a.id,
@@ -129,11 +134,14 @@ export function toAssignment(
     latePolicy: a.latePolicy,
     maxAttempts: a.maxAttempts,
     gradesReleased: a.gradesReleased,
+    releaseOnSave: a.releaseOnSave,
     position: a.position,
     createdAt: a.createdAt,
     updatedAt: a.updatedAt,
     mine: viewer.mine,
     toGrade: viewer.toGrade,
+    unreleasedGrades: viewer.unreleasedGrades,
+    canReleaseGrades: viewer.canReleaseGrades,
   };
 }
 

@@ -11,6 +11,7 @@ import {
   GradeSchema,
   SubmissionListSchema,
   SubmissionSchema,
+  type Assignment,
   type AssignmentCreate,
   type AssignmentUpdate,
   type GradeSet,
@@ -206,4 +207,17 @@ export function latePolicyWords(policy: LatePolicy): string {
     case 'refuse':
       return 'Work is not accepted after the due date.';
   }
+}
+
+/**
+ * A learner's work past its due date and not handed in: 'Overdue' (late work is still taken) or
+ * 'Closed' (the late policy refuses it); null otherwise, and for everyone but the learner.
+ */
+export function overdueWords(
+  a: Pick<Assignment, 'dueAt' | 'latePolicy' | 'mine'>,
+  now: number,
+): 'Overdue' | 'Closed' | null {
+  if (!a.mine || a.dueAt === null || Date.parse(a.dueAt) >= now) return null;
+  if (a.mine.status !== 'none' && a.mine.status !== 'draft') return null;
+  return a.latePolicy === 'refuse' ? 'Closed' : 'Overdue';
 }

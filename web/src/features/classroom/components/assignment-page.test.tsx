@@ -7,6 +7,7 @@ import {
   stubLayoutForEditor,
 } from '../../../test/assignment-fixtures';
 import { buildUser } from '../../../test/fixtures';
+import { formatDateTime } from '../../../lib/format';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
 import { mockUploads } from '../../../test/upload-mock';
 
@@ -42,10 +43,20 @@ describe('classroom: an assignment for a learner', () => {
     const { user } = renderApp(PATH);
     await findHeading('Trace report');
     expect(screen.getByText('Work is not accepted after the due date.')).toBeInTheDocument();
-    // The earlier attempt with its released grade and feedback.
+    // The attempt handed in, in place of the form, with its released grade and feedback.
     const attempt = await screen.findByRole('article', { name: 'Attempt 1' });
     expect(within(attempt).getByText('Grade: 15 / 20')).toBeInTheDocument();
     expect(within(attempt).getByText('Good trace.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Submit' })).not.toBeInTheDocument();
+    expect(screen.getByText('1 attempt left')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Start a new attempt' }));
+    expect(screen.getByText('Attempt 2 of 2')).toBeInTheDocument();
+    // The attempt handed in stays on the page, below the new one.
+    expect(
+      within(screen.getByRole('region', { name: 'Your attempts' })).getByRole('article', {
+        name: 'Attempt 1',
+      }),
+    ).toBeInTheDocument();
 
     // Pasted at once: typing races the editor's controlled value in jsdom. The editor is a chunk
     // of its own: the page shows before it (docs/front-end.md).
@@ -102,6 +113,109 @@ describe('classroom: an assignment for a learner', () => {
     expect(
       await screen.findByText('Attempt 1 was handed in after the due date and is marked late.'),
     ).toBeInTheDocument();
+  });
+
+  it('shows the attempt handed in in place of the form, and starts a new one on request', async () => {
+    let handedIn = false;
+    const handed = buildSubmission({
+      id: 'submission-1',
+      textHtml: '<p>Ready</p>',
+      files: [
+        {
+          id: 'file-1',
+          name: 'trace.pdf',
+          mime: 'application/pdf',
+          size: 2048,
+          url: '/api/files/file-1?sig=x',
+          thumbnailUrl: null,
+        },
+      ],
+      submittedAt: '2025-03-04T09:00:00.000Z',
+    });
+    signedInAs(buildUser(), {
+      'GET /api/assignments/assignment-1': () => ({
+        body: buildAssignmentDetail({
+          dueAt: null,
+          mine: {
+            status: handedIn ? 'submitted' : 'draft',
+            attemptsUsed: handedIn ? 1 : 0,
+            points: null,
+            late: false,
+          },
+        }),
+      }),
+      'GET /api/assignments/assignment-1/submissions': () => ({
+        body: {
+          submissions: handedIn
+            ? [handed]
+            : [
+                buildSubmission({
+                  id: 'draft-1',
+                  status: 'draft',
+                  textHtml: '<p>Ready</p>',
+                  files: handed.files,
+                  submittedAt: null,
+                }),
+              ],
+        },
+      }),
+      'POST /api/assignments/assignment-1/submissions': () => {
+        handedIn = true;
+        return { status: 201, body: handed };
+      },
+    });
+    const { user, unmount } = renderApp(PATH);
+    await findHeading('Trace report');
+    await user.click(await screen.findByRole('button', { name: 'Submit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Hand in your work?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Hand in' }));
+
+    // The form gives way to what was handed in: number, time, status, text and files.
+    const attempt = await screen.findByRole('article', { name: 'Attempt 1' });
+    expect(attempt).toHaveFocus();
+    expect(attempt).toHaveTextContent(`handed in ${formatDateTime('2025-03-04T09:00:00.000Z')}`);
+    expect(within(attempt).getByText('Handed in')).toBeInTheDocument();
+    expect(within(attempt).getByText('Ready')).toBeInTheDocument();
+    expect(within(attempt).getByRole('link', { name: 'trace.pdf (2 KB)' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Submit' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save draft' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/Drop files here/)).not.toBeInTheDocument();
+
+    // A new attempt opens an empty form; cancelling it goes back.
+    await user.click(screen.getByRole('button', { name: 'Start a new attempt' }));
+    expect(await screen.findByRole('button', { name: 'Submit' })).toBeEnabled();
+    expect(screen.queryByRole('list', { name: 'Files' })).not.toBeInTheDocument();
+    expect(screen.getByText('Attempt 2 of 2')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByRole('button', { name: 'Start a new attempt' })).toBeInTheDocument();
+
+    // Opened again later: the same.
+    unmount();
+    renderApp(PATH);
+    await findHeading('Trace report');
+    expect(await screen.findByRole('article', { name: 'Attempt 1' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Start a new attempt' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Submit' })).not.toBeInTheDocument();
+  });
+
+  it('offers no new attempt once all are used', async () => {
+    signedInAs(buildUser(), {
+      'GET /api/assignments/assignment-1': {
+        body: buildAssignmentDetail({
+          maxAttempts: 1,
+          mine: { status: 'submitted', attemptsUsed: 1, points: null, late: false },
+        }),
+      },
+      'GET /api/assignments/assignment-1/submissions': {
+        body: { submissions: [buildSubmission()] },
+      },
+    });
+    renderApp(PATH);
+    await findHeading('Trace report');
+    expect(await screen.findByRole('article', { name: 'Attempt 1' })).toBeInTheDocument();
+    expect(screen.getByText('You have used your one attempt.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Start a new attempt' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Submit' })).not.toBeInTheDocument();
   });
 
   it('offers no form once the due date of work refused late has passed', async () => {
@@ -188,12 +302,14 @@ describe('classroom: an assignment for a learner', () => {
 describe('classroom: an assignment for graders', () => {
   it('lists the latest attempts with grade links and releases grades', async () => {
     const fetchMock = signedInAs(buildUser({ role: 'instructor' }), {
-      'GET /api/assignments/assignment-1': { body: buildAssignmentDetail({ toGrade: 1 }) },
+      'GET /api/assignments/assignment-1': {
+        body: buildAssignmentDetail({ toGrade: 1, canReleaseGrades: true, unreleasedGrades: 2 }),
+      },
       'GET /api/assignments/assignment-1/submissions': {
         body: { submissions: [buildSubmission({ late: true })] },
       },
       'PATCH /api/assignments/assignment-1': {
-        body: buildAssignmentDetail({ toGrade: 1, gradesReleased: true }),
+        body: buildAssignmentDetail({ toGrade: 1, gradesReleased: true, unreleasedGrades: 0 }),
       },
     });
     const { user } = renderApp(PATH);
@@ -209,6 +325,9 @@ describe('classroom: an assignment for graders', () => {
     );
     expect(fetchMock.callsTo('GET /api/assignments/assignment-1/submissions')[0]?.search).toBe(
       '?latest=true',
+    );
+    expect(screen.getByRole('status', { name: '2 grades not released' })).toHaveTextContent(
+      'Learners cannot see the grades of this assignment until they are released.',
     );
     await user.click(screen.getByRole('button', { name: 'Release grades' }));
     await waitFor(() =>

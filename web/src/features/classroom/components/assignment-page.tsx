@@ -42,15 +42,16 @@ import { RichTextView } from '../../../components/rich-text/rich-text-view';
 import {
   formatBytes,
   latePolicyWords,
+  overdueWords,
   useAssignment,
   useSaveSubmission,
   useSubmissions,
-  useUpdateAssignment,
 } from '../../../lib/classroom/assignments-api';
 import { formatDateTime } from '../../../lib/format';
 import { uploadFile } from '../../../lib/upload';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { assignmentPath } from '../../../lib/classroom/course-format';
+import { GradeRelease } from './grade-release';
 
 /** A file as a download link with its size. */
 export function FileLink({ file }: { file: SubmissionFile }) {
@@ -152,6 +153,8 @@ export function AssignmentPage() {
 }
 
 function AssignmentFacts({ assignment: a }: { assignment: AssignmentDetail }) {
+  const [openedAt] = useState(() => Date.now());
+  const overdue = overdueWords(a, openedAt);
   return (
     <Stack gap={4}>
       <Text>
@@ -159,6 +162,17 @@ function AssignmentFacts({ assignment: a }: { assignment: AssignmentDetail }) {
           Due:{' '}
         </Text>
         {a.dueAt ? formatDateTime(a.dueAt) : 'No due date'}
+        {overdue && (
+          <Badge
+            ml="xs"
+            color={overdue === 'Overdue' ? 'red' : 'gray'}
+            variant="light"
+            tt="none"
+            component="span"
+          >
+            {overdue}
+          </Badge>
+        )}
       </Text>
       <Text>
         <Text span fw={500}>
@@ -185,10 +199,16 @@ function AssignmentFacts({ assignment: a }: { assignment: AssignmentDetail }) {
 
 // ---------------------------------------------------------------- learner
 
+function allUsedWords(max: number | null): string {
+  return max === 1 ? 'You have used your one attempt.' : `You have used all ${max} attempts.`;
+}
+
 function LearnerWork({ assignment }: { assignment: AssignmentDetail }) {
   const submissions = useSubmissions(assignment.id);
   // The time the page was opened: what it offers does not change under the learner's hands.
   const [openedAt] = useState(() => Date.now());
+  // "Start a new attempt" pressed after this many attempts; handing that one in moves past it.
+  const [startedAfter, setStartedAfter] = useState<number | null>(null);
   if (submissions.isLoading) return <Loader size="sm" aria-label="Loading your work" />;
   if (submissions.isError) {
     return (
@@ -202,44 +222,116 @@ function LearnerWork({ assignment }: { assignment: AssignmentDetail }) {
   const attempts = all
     .filter((s) => s.status === 'submitted')
     .sort((x, y) => y.attempt - x.attempt);
+  const latest = attempts[0] ?? null;
   // Past the due date of work that is refused late, the server takes nothing more (no draft, no
   // hand-in): say so instead of offering a form whose every button it would refuse.
   const closed =
     assignment.latePolicy === 'refuse' &&
     assignment.dueAt !== null &&
     openedAt > Date.parse(assignment.dueAt);
+  // The server's rule: another attempt while fewer than the limit have been handed in.
+  const attemptsLeft =
+    assignment.maxAttempts === null ? null : Math.max(0, assignment.maxAttempts - attempts.length);
+  const mayStartNew = !closed && attemptsLeft !== 0;
+  // A draft is work in progress; without one, the latest hand-in is what there is to show, until
+  // the learner starts a new attempt.
+  const showForm =
+    !closed && (draft !== null || latest === null || startedAfter === attempts.length);
+  const shown = showForm ? null : latest;
+  const others = shown ? attempts.slice(1) : attempts;
   return (
     <>
-      {closed ? (
-        <Alert color="yellow" title="Closed">
-          The due date has passed; this assignment no longer accepts submissions.
-        </Alert>
+      {showForm ? (
+        <SubmissionForm
+          key={draft?.id ?? `new-${attempts.length}`}
+          assignment={assignment}
+          draft={draft}
+          attemptsUsed={attempts.length}
+          {...(draft === null && latest !== null ? { onCancel: () => setStartedAfter(null) } : {})}
+        />
       ) : (
-        <SubmissionForm key={draft?.id ?? 'new'} assignment={assignment} draft={draft} />
-      )}
-      <section aria-labelledby="attempts-heading">
-        <Title order={2} size="h3" id="attempts-heading" mb="xs">
-          Your attempts
-        </Title>
-        {attempts.length === 0 ? (
-          <Text c="dimmed">You have not handed anything in yet.</Text>
-        ) : (
-          <Stack gap="sm">
-            {attempts.map((s) => (
-              <AttemptCard key={s.id} submission={s} />
-            ))}
+        <section aria-labelledby="answer-heading">
+          <Stack gap="md">
+            <Title order={2} size="h3" id="answer-heading">
+              Your answer
+            </Title>
+            {closed && (
+              <Alert color="yellow" title="Closed">
+                The due date has passed; this assignment no longer accepts submissions.
+              </Alert>
+            )}
+            {shown && <AttemptCard submission={shown} current />}
+            {shown && !closed && (
+              <Group gap="sm">
+                {mayStartNew ? (
+                  <Button variant="default" onClick={() => setStartedAfter(attempts.length)}>
+                    Start a new attempt
+                  </Button>
+                ) : (
+                  <Text size="sm">{allUsedWords(assignment.maxAttempts)}</Text>
+                )}
+                {mayStartNew && attemptsLeft !== null && (
+                  <Text size="sm" c="dimmed">
+                    {`${attemptsLeft} ${attemptsLeft === 1 ? 'attempt' : 'attempts'} left`}
+                  </Text>
+                )}
+              </Group>
+            )}
           </Stack>
-        )}
-      </section>
+        </section>
+      )}
+      {(!shown || others.length > 0) && (
+        <section aria-labelledby="attempts-heading">
+          <Title order={2} size="h3" id="attempts-heading" mb="xs">
+            {shown ? 'Earlier attempts' : 'Your attempts'}
+          </Title>
+          {others.length === 0 ? (
+            <Text c="dimmed">You have not handed anything in yet.</Text>
+          ) : (
+            <Stack gap="sm">
+              {others.map((s) => (
+                <AttemptCard key={s.id} submission={s} />
+              ))}
+            </Stack>
+          )}
+        </section>
+      )}
     </>
   );
 }
 
-function AttemptCard({ submission: s }: { submission: Submission }) {
+/**
+ * One handed-in attempt as it was handed in: its number and time, late or not, the text and the
+ * files, and the grade once released. `current`: the latest, shown in place of the form, with
+ * its status and focused when it appears (the form the learner was in is gone).
+ */
+function AttemptCard({
+  submission: s,
+  current = false,
+}: {
+  submission: Submission;
+  current?: boolean;
+}) {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (current) ref.current?.focus();
+  }, [current]);
   return (
-    <Card withBorder padding="sm" component="article" aria-label={`Attempt ${s.attempt}`}>
+    <Card
+      withBorder
+      padding="sm"
+      component="article"
+      aria-label={`Attempt ${s.attempt}`}
+      ref={ref}
+      tabIndex={current ? -1 : undefined}
+    >
       <Stack gap="xs">
         <Group gap="xs">
+          {current && (
+            <Badge color={s.grade ? 'green' : 'blue'} variant="light" tt="none">
+              {s.grade ? 'Graded' : 'Handed in'}
+            </Badge>
+          )}
           <Text fw={600}>{`Attempt ${s.attempt}`}</Text>
           <Text size="sm" c="dimmed">{`handed in ${formatDateTime(s.submittedAt)}`}</Text>
           {s.late && (
@@ -250,7 +342,7 @@ function AttemptCard({ submission: s }: { submission: Submission }) {
         </Group>
         {s.textHtml && <RichTextView html={s.textHtml} />}
         {s.files.length > 0 && (
-          <List>
+          <List aria-label={`Files of attempt ${s.attempt}`}>
             {s.files.map((f) => (
               <List.Item key={f.id}>
                 <FileLink file={f} />
@@ -298,9 +390,15 @@ function acceptedMimes(assignment: AssignmentDetail): string[] | undefined {
 function SubmissionForm({
   assignment,
   draft,
+  attemptsUsed: used,
+  onCancel,
 }: {
   assignment: AssignmentDetail;
   draft: Submission | null;
+  /** Attempts handed in so far. */
+  attemptsUsed: number;
+  /** Back to the attempt handed in (a new attempt started, nothing saved yet). */
+  onCancel?: () => void;
 }) {
   const save = useSaveSubmission(assignment.id);
   const allowsText = assignment.submissionKinds.includes('text');
@@ -321,7 +419,6 @@ function SubmissionForm({
   const [rejected, setRejected] = useState<string[]>([]);
   const [confirming, setConfirming] = useState(false);
   const counter = useRef(0);
-  const used = assignment.mine?.attemptsUsed ?? 0;
   const attemptsLeft = assignment.maxAttempts === null ? null : assignment.maxAttempts - used;
   const uploading = files.some((f) => f.fileId === null && f.error === null);
   const patchFile = (key: string, patch: Partial<FileItem>) =>
@@ -415,6 +512,11 @@ function SubmissionForm({
         <Title order={2} size="h3" id="answer-heading">
           Your answer
         </Title>
+        {used > 0 && (
+          <Text size="sm">{`Attempt ${used + 1}${
+            assignment.maxAttempts === null ? '' : ` of ${assignment.maxAttempts}`
+          }`}</Text>
+        )}
         {draft && (
           <Text size="sm" c="dimmed">{`Draft saved ${formatDateTime(draft.updatedAt)}`}</Text>
         )}
@@ -482,7 +584,7 @@ function SubmissionForm({
           </Alert>
         )}
         {attemptsLeft !== null && attemptsLeft <= 0 && (
-          <Alert color="yellow">{`You have used all ${assignment.maxAttempts} attempts.`}</Alert>
+          <Alert color="yellow">{allUsedWords(assignment.maxAttempts)}</Alert>
         )}
         <Group gap="sm">
           <Button
@@ -502,6 +604,11 @@ function SubmissionForm({
           >
             Submit
           </Button>
+          {onCancel && (
+            <Button variant="subtle" onClick={onCancel} disabled={save.isPending}>
+              Cancel
+            </Button>
+          )}
         </Group>
         {uploading && (
           <Text size="sm" c="dimmed">
@@ -536,47 +643,15 @@ function GraderOverview({
   assignment: AssignmentDetail;
 }) {
   const submissions = useSubmissions(assignment.id, { latest: true });
-  const update = useUpdateAssignment();
   const base = assignmentPath(courseId, assignment.id);
-  const released = assignment.gradesReleased;
 
   return (
     <section aria-labelledby="submissions-heading">
       <Stack gap="md">
-        <Group justify="space-between" wrap="wrap">
-          <Title order={2} size="h3" id="submissions-heading">
-            Submissions
-          </Title>
-          <Group gap="xs">
-            <Text size="sm" c="dimmed" role="status">
-              {released ? 'Learners can see their grades.' : 'Grades are hidden from learners.'}
-            </Text>
-            <Button
-              variant={released ? 'default' : 'filled'}
-              loading={update.isPending}
-              onClick={() =>
-                update.mutate(
-                  { assignmentId: assignment.id, input: { gradesReleased: !released } },
-                  {
-                    onSuccess: () =>
-                      notifications.show({
-                        color: 'green',
-                        title: released ? 'Grades hidden' : 'Grades released',
-                        message: assignment.title,
-                      }),
-                  },
-                )
-              }
-            >
-              {released ? 'Hide grades' : 'Release grades'}
-            </Button>
-          </Group>
-        </Group>
-        {update.isError && (
-          <Alert color="red" role="alert">
-            {update.error.message}
-          </Alert>
-        )}
+        <Title order={2} size="h3" id="submissions-heading">
+          Submissions
+        </Title>
+        <GradeRelease assignment={assignment} />
         {submissions.isLoading && <Loader size="sm" aria-label="Loading the submissions" />}
         {submissions.isError && (
           <Alert color="red" role="alert">

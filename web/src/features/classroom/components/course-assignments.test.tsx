@@ -1,5 +1,6 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import dayjs from 'dayjs';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
@@ -37,6 +38,18 @@ describe('classroom: assignments tab', () => {
         buildAssignment({
           mine: { status: 'graded', attemptsUsed: 1, points: 17, late: true },
         }),
+        // Past its due date and not handed in.
+        buildAssignment({
+          id: 'assignment-2',
+          title: 'Splice log',
+          mine: { status: 'draft', attemptsUsed: 0, points: null, late: false },
+        }),
+        buildAssignment({
+          id: 'assignment-3',
+          title: 'Safety quiz',
+          dueAt: new Date(Date.now() + 86_400_000).toISOString(),
+          mine: { status: 'none', attemptsUsed: 0, points: null, late: false },
+        }),
       ]),
     });
     renderTab(<CourseAssignments course={buildCourseDetail({ viewer: learnerViewer() })} />);
@@ -47,6 +60,11 @@ describe('classroom: assignments tab', () => {
     );
     expect(within(table).getByText('Graded: 17 / 20')).toBeInTheDocument();
     expect(within(table).getByText('Late')).toBeInTheDocument();
+    // Overdue is said in words, only for work past its date and not handed in.
+    const [, graded, overdue, upcoming] = within(table).getAllByRole('row');
+    expect(graded).not.toHaveTextContent('Overdue');
+    expect(overdue).toHaveTextContent('Overdue');
+    expect(upcoming).not.toHaveTextContent('Overdue');
     expect(screen.queryByRole('button', { name: 'New assignment' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Edit/ })).not.toBeInTheDocument();
   });
@@ -77,6 +95,17 @@ describe('classroom: assignments tab', () => {
     await user.type(points, '10');
     await user.click(within(dialog).getByRole('checkbox', { name: 'PDF' }));
     await user.type(within(dialog).getByRole('textbox', { name: /Attempts allowed/ }), '3');
+    // A day picked is due at the end of that day.
+    await user.click(within(dialog).getByRole('button', { name: 'Due date and time' }));
+    const day = dayjs().date(15);
+    await user.click(await screen.findByRole('button', { name: day.format('D MMMM YYYY') }));
+    expect(within(dialog).getByRole('button', { name: /^Due date and time/ })).toHaveTextContent(
+      `${day.format('YYYY-MM-DD')} 23:59`,
+    );
+    // A new assignment releases its grades as they are saved, unless told otherwise.
+    expect(
+      within(dialog).getByRole('switch', { name: /^Release grades when saved/ }),
+    ).toBeChecked();
     await user.click(within(dialog).getByRole('button', { name: 'Create assignment' }));
     await waitFor(() =>
       expect(fetchMock.callsTo('POST /api/courses/course-1/assignments')).toHaveLength(1),
@@ -84,13 +113,14 @@ describe('classroom: assignments tab', () => {
     expect(fetchMock.callsTo('POST /api/courses/course-1/assignments')[0]?.body).toEqual({
       title: 'Splice log',
       instructionsHtml: '',
-      dueAt: null,
+      dueAt: dayjs(`${dayjs().date(15).format('YYYY-MM-DD')} 23:59`).toISOString(),
       points: 10,
       submissionKinds: ['text', 'file'],
       fileKinds: ['pdf'],
       maxFileBytes: 20 * 1024 * 1024,
       latePolicy: 'mark_late',
       maxAttempts: 3,
+      releaseOnSave: true,
     });
     await waitFor(() =>
       expect(screen.queryByRole('dialog', { name: 'New assignment' })).not.toBeInTheDocument(),
@@ -111,9 +141,22 @@ describe('classroom: assignments tab', () => {
     const { user } = renderTab(<CourseAssignments course={teacherCourse} />);
     await user.click(await screen.findByRole('button', { name: 'Edit Trace report' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit Trace report' });
+    // Its date has passed: said, and the form still saves.
+    const due = within(dialog).getByRole('button', { name: /^Due date and time/ });
+    expect(due).toHaveAccessibleDescription('This date is in the past.');
+    // Only the days of the month shown can be picked (1 April 2025 is a Tuesday; the grid's
+    // Monday 31 March is not offered).
+    await user.click(due);
+    expect(await screen.findByRole('button', { name: '30 April 2025' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: '31 March 2025' })).not.toBeInTheDocument();
+    await user.keyboard('{Escape}');
     const title = within(dialog).getByRole('textbox', { name: /^Title/ });
     await user.clear(title);
     await user.type(title, 'Trace report v2');
+    // An existing assignment keeps its own choice (off: grades released by hand); turned on here.
+    const release = within(dialog).getByRole('switch', { name: /^Release grades when saved/ });
+    expect(release).not.toBeChecked();
+    await user.click(release);
     await user.click(within(dialog).getByRole('button', { name: 'Save assignment' }));
     await waitFor(() =>
       expect(fetchMock.callsTo('PATCH /api/assignments/assignment-1')).toHaveLength(1),
@@ -125,6 +168,7 @@ describe('classroom: assignments tab', () => {
       maxFileBytes: 10 * 1024 * 1024,
       maxAttempts: 2,
       dueAt: '2025-04-01T16:00:00.000Z',
+      releaseOnSave: true,
     });
   });
 

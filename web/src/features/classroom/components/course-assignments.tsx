@@ -26,6 +26,7 @@ import {
   Select,
   SimpleGrid,
   Stack,
+  Switch,
   Table,
   Text,
   TextInput,
@@ -34,7 +35,7 @@ import {
 import { DateTimePicker } from '@mantine/dates';
 import '@mantine/dates/styles.css';
 import { notifications } from '@mantine/notifications';
-import { IconPencil, IconTrash } from '@tabler/icons-react';
+import { IconAlertTriangle, IconPencil, IconTrash } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -43,6 +44,7 @@ import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
 import { formatDateTime } from '../../../lib/format';
 import {
   latePolicyWords,
+  overdueWords,
   useCourseAssignmentList,
   useCreateAssignment,
   useDeleteAssignment,
@@ -72,6 +74,8 @@ export function CourseAssignments({ course }: { course: CourseDetail }) {
   const remove = useDeleteAssignment();
   const canManage = course.viewer.canCreateAssignments;
   const isGrader = course.viewer.canViewSubmissions;
+  // The time the tab was opened: what is overdue does not change under the reader's eyes.
+  const [openedAt] = useState(() => Date.now());
 
   return (
     <Stack gap="md">
@@ -106,7 +110,9 @@ export function CourseAssignments({ course }: { course: CourseDetail }) {
                       {a.title}
                     </Anchor>
                   </Table.Td>
-                  <Table.Td>{a.dueAt ? formatDateTime(a.dueAt) : 'No due date'}</Table.Td>
+                  <Table.Td>
+                    <DueCell assignment={a} now={openedAt} />
+                  </Table.Td>
                   <Table.Td>{a.points}</Table.Td>
                   <Table.Td>
                     {a.toGrade !== null ? (
@@ -192,6 +198,23 @@ export function CourseAssignments({ course }: { course: CourseDetail }) {
   );
 }
 
+/** The due date, and for a learner whose work is past it and not handed in, a word saying so. */
+export function DueCell({ assignment: a, now }: { assignment: Assignment; now: number }) {
+  const overdue = overdueWords(a, now);
+  return (
+    <Group gap={4} wrap="wrap">
+      <Text size="sm" span>
+        {a.dueAt ? formatDateTime(a.dueAt) : 'No due date'}
+      </Text>
+      {overdue && (
+        <Badge color={overdue === 'Overdue' ? 'red' : 'gray'} variant="light" tt="none">
+          {overdue}
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
 // ---------------------------------------------------------------- the editor
 
 const FILE_KIND_LABEL: Record<(typeof FILE_KINDS)[number], string> = {
@@ -210,6 +233,19 @@ const LATE_LABEL: Record<LatePolicy, string> = {
 };
 
 const MB = 1024 * 1024;
+/** The time a due date gets when only its day is picked: the end of that day. */
+const DEFAULT_DUE_TIME = '23:59';
+/** Names of the picker's own buttons (Mantine leaves them unnamed). */
+const PICKER_LABELS = {
+  monthLevelControl: 'Choose the month',
+  yearLevelControl: 'Choose the year',
+  nextMonth: 'Next month',
+  previousMonth: 'Previous month',
+  nextYear: 'Next year',
+  previousYear: 'Previous year',
+  nextDecade: 'Next decade',
+  previousDecade: 'Previous decade',
+};
 
 interface EditorValues {
   title: string;
@@ -222,6 +258,7 @@ interface EditorValues {
   maxFileMb: number | '';
   latePolicy: LatePolicy;
   maxAttempts: number | '';
+  releaseOnSave: boolean;
 }
 
 function valuesOf(a: Assignment | null): EditorValues {
@@ -235,6 +272,10 @@ function valuesOf(a: Assignment | null): EditorValues {
     maxFileMb: a ? Math.max(1, Math.round(a.maxFileBytes / MB)) : 20,
     latePolicy: a?.latePolicy ?? 'mark_late',
     maxAttempts: a?.maxAttempts ?? '',
+    // A new assignment releases each grade as it is saved: a grade is given to be seen, and
+    // trainers did not know that saving one kept it from the learner. Holding grades back (to
+    // release them all at once) is the choice to make, by turning this off.
+    releaseOnSave: a?.releaseOnSave ?? true,
   };
 }
 
@@ -249,6 +290,7 @@ function toInput(v: EditorValues): AssignmentCreate {
     maxFileBytes: v.maxFileMb === '' ? undefined : Math.round(v.maxFileMb * MB),
     latePolicy: v.latePolicy,
     maxAttempts: v.maxAttempts === '' ? null : v.maxAttempts,
+    releaseOnSave: v.releaseOnSave,
   };
 }
 
@@ -263,6 +305,7 @@ const FIELD_OF: Record<string, keyof EditorValues> = {
   maxFileBytes: 'maxFileMb',
   latePolicy: 'latePolicy',
   maxAttempts: 'maxAttempts',
+  releaseOnSave: 'releaseOnSave',
 };
 
 function AssignmentEditor({
@@ -281,6 +324,7 @@ function AssignmentEditor({
   const saving = create.isPending || update.isPending;
   const serverError = (create.error ?? update.error)?.message ?? null;
   const set = (patch: Partial<EditorValues>) => setValues((v) => ({ ...v, ...patch }));
+  const pastDue = values.due !== null && dayjs(values.due).isBefore(dayjs());
 
   function submit() {
     const parsed = AssignmentCreateSchema.safeParse(toInput(values));
@@ -346,8 +390,26 @@ function AssignmentEditor({
               styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
               clearable
               valueFormat="YYYY-MM-DD HH:mm"
+              // A day picked is due at its end, not at midnight before it; a date already set
+              // keeps its own time when another day is picked.
+              defaultTimeValue={values.due ? undefined : DEFAULT_DUE_TIME}
+              // Only the month shown: a day of the next or previous month was easy to pick by
+              // mistake in the corners of the grid.
+              hideOutsideDates
+              ariaLabels={PICKER_LABELS}
+              submitButtonProps={{ 'aria-label': 'Done' }}
               value={values.due}
               error={errors.due}
+              // A past date is allowed (work set after the fact), but said: a warning, not an error.
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
+              description={
+                pastDue ? (
+                  <Group gap={4} component="span" c="var(--mantine-color-yellow-light-color)">
+                    <IconAlertTriangle size={14} aria-hidden />
+                    This date is in the past.
+                  </Group>
+                ) : undefined
+              }
               onChange={(due) => set({ due })}
             />
             <NumberInput
@@ -420,6 +482,16 @@ function AssignmentEditor({
               onChange={(v) => set({ maxAttempts: typeof v === 'number' ? v : '' })}
             />
           </SimpleGrid>
+          <Switch
+            label="Release grades when saved"
+            description={
+              values.releaseOnSave
+                ? 'Learners see each grade as soon as it is saved.'
+                : 'Grades stay hidden from learners until you release them.'
+            }
+            checked={values.releaseOnSave}
+            onChange={(e) => set({ releaseOnSave: e.currentTarget.checked })}
+          />
           {serverError && (
             <Alert color="red" role="alert">
               {serverError}

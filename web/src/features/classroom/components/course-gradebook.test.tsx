@@ -88,9 +88,11 @@ describe('classroom: gradebook', () => {
     ).toEqual({ points: 8 });
   });
 
-  it('hides export and overrides from graders without those permissions', async () => {
+  it('shows graders whether each assignment is released; hides export and overrides without those permissions', async () => {
+    const book = buildGradebook();
+    book.assignments[1] = { ...book.assignments[1]!, gradesReleased: false, unreleasedGrades: 3 };
     signedInAs(buildUser({ role: 'instructor' }), {
-      'GET /api/courses/course-1/grades': { body: buildGradebook() },
+      'GET /api/courses/course-1/grades': { body: book },
     });
     renderTab(
       <CourseGradebook
@@ -100,6 +102,12 @@ describe('classroom: gradebook', () => {
       />,
     );
     const table = await screen.findByRole('table', { name: 'Gradebook' });
+    expect(within(table).getByRole('columnheader', { name: /^Trace report/ })).toHaveTextContent(
+      'Trace reportout of 20Grades released',
+    );
+    expect(within(table).getByRole('columnheader', { name: /^Splice log/ })).toHaveTextContent(
+      'Splice logout of 103 grades not released',
+    );
     expect(within(table).queryByRole('button')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Export CSV' })).not.toBeInTheDocument();
   });

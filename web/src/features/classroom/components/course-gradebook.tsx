@@ -26,6 +26,7 @@ import { useState } from 'react';
 import { Pager } from '../../../components/pager';
 import { useGradebook, useOverrideGrade } from '../../../lib/classroom/assignments-api';
 import { downloadToDisk } from '../../../lib/upload';
+import { releaseStateWords } from './grade-release';
 
 const PAGE_SIZE = 25;
 
@@ -132,8 +133,16 @@ function StaffGradebook({ course }: { course: CourseDetail }) {
                   <Table.Th key={a.id} scope="col">
                     {a.title}
                     <Text size="xs" c="dimmed">
-                      {`out of ${a.points}${a.gradesReleased ? '' : ' · hidden'}`}
+                      {`out of ${a.points}`}
                     </Text>
+                    <Badge
+                      size="xs"
+                      variant="light"
+                      color={a.gradesReleased ? 'green' : 'yellow'}
+                      tt="none"
+                    >
+                      {releaseStateWords(a)}
+                    </Badge>
                   </Table.Th>
                 ))}
                 <Table.Th scope="col">Total</Table.Th>
@@ -240,7 +249,9 @@ function OverrideModal({
           notifications.show({
             color: 'green',
             title: 'Grade overridden',
-            message: `${row.name}, ${column.title}: ${g.points} / ${g.maxPoints}`,
+            message: `${row.name}, ${column.title}: ${g.points} / ${g.maxPoints}${
+              g.released ? '' : '. Learners cannot see it until grades are released.'
+            }`,
           });
           onClose();
         },

@@ -111,4 +111,58 @@ describe('classroom: grading', () => {
       feedbackHtml: '<p>Clear trace</p>',
     });
   });
+
+  it('says after saving that learners cannot see the grade yet, and releases the grades', async () => {
+    let released = false;
+    const detail = () =>
+      buildAssignmentDetail({
+        toGrade: 1,
+        canReleaseGrades: true,
+        gradesReleased: released,
+        unreleasedGrades: released ? 0 : 1,
+      });
+    const fetchMock = signedInAs(buildUser({ role: 'instructor' }), {
+      'GET /api/assignments/assignment-1': () => ({ body: detail() }),
+      'GET /api/assignments/assignment-1/submissions': { body: { submissions: [ann] } },
+      'GET /api/assignments/assignment-1/grades/user-ann/history': { body: { grades: [] } },
+      'PUT /api/submissions/submission-a/grade': {
+        body: buildGrade({ userId: 'user-ann', submissionId: 'submission-a', released: false }),
+      },
+      'PATCH /api/assignments/assignment-1': () => {
+        released = true;
+        return { body: detail() };
+      },
+    });
+    const { user } = renderApp(`${BASE}?submission=submission-a`);
+    await findHeading('Grade: Trace report');
+    await user.type(screen.getByRole('textbox', { name: /Points/ }), '15');
+    await user.click(screen.getByRole('button', { name: 'Save grade' }));
+    expect(
+      await screen.findByText('Learners cannot see this grade until grades are released.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('status', { name: '1 grade not released' })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Release grades' }));
+    expect(await screen.findByText('Learners can see this grade.')).toBeInTheDocument();
+    expect(screen.getByRole('status', { name: 'Grades released' })).toBeInTheDocument();
+    expect(fetchMock.callsTo('PATCH /api/assignments/assignment-1')[0]?.body).toEqual({
+      gradesReleased: true,
+    });
+  });
+
+  it('offers releasing only to those who may (an assistant grades, the instructor releases)', async () => {
+    signedInAs(buildUser(), {
+      'GET /api/assignments/assignment-1': {
+        body: buildAssignmentDetail({ toGrade: 0, canReleaseGrades: false, unreleasedGrades: 2 }),
+      },
+      'GET /api/assignments/assignment-1/submissions': { body: { submissions: [ann] } },
+      'GET /api/assignments/assignment-1/grades/user-ann/history': { body: { grades: [] } },
+    });
+    renderApp(`${BASE}?submission=submission-a`);
+    await findHeading('Grade: Trace report');
+    expect(screen.getByRole('status', { name: '2 grades not released' })).toHaveTextContent(
+      'Those who can edit this assignment release its grades.',
+    );
+    expect(screen.queryByRole('button', { name: 'Release grades' })).not.toBeInTheDocument();
+  });
 });

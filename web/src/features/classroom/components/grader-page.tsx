@@ -4,7 +4,12 @@
  * the text answer and the files shown inline, the points and feedback form, and the grade's
  * history.
  */
-import { GradeSetSchema, type AssignmentDetail, type Submission } from '@learning-hub/core';
+import {
+  GradeSetSchema,
+  type AssignmentDetail,
+  type Grade,
+  type Submission,
+} from '@learning-hub/core';
 import {
   Alert,
   Anchor,
@@ -34,6 +39,7 @@ import {
 import { formatDateTime } from '../../../lib/format';
 import { InlineFile } from './assignment-page';
 import { assignmentPath } from '../../../lib/classroom/course-format';
+import { GradeRelease } from './grade-release';
 
 interface Learner {
   userId: string;
@@ -197,6 +203,7 @@ function GradeForm({
   const [points, setPoints] = useState<number | ''>(submission.grade?.points ?? '');
   const [feedbackHtml, setFeedbackHtml] = useState(submission.grade?.feedbackHtml ?? '');
   const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<Grade | null>(null);
 
   function submit() {
     if (points === '') {
@@ -216,12 +223,14 @@ function GradeForm({
     grade.mutate(
       { submissionId: submission.id, input: parsed.data },
       {
-        onSuccess: (g) =>
+        onSuccess: (g) => {
+          setSaved(g);
           notifications.show({
             color: 'green',
             title: 'Grade saved',
             message: `${submission.userName}: ${g.points} / ${g.maxPoints}`,
-          }),
+          });
+        },
       },
     );
   }
@@ -262,6 +271,7 @@ function GradeForm({
               Save grade
             </Button>
           </Group>
+          <GradeRelease assignment={assignment} saved={saved} />
         </Stack>
       </form>
     </section>
