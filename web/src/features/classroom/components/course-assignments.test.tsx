@@ -97,6 +97,8 @@ describe('classroom: assignments tab', () => {
     await user.type(within(dialog).getByRole('textbox', { name: /Attempts allowed/ }), '3');
     // A day picked is due at the end of that day.
     await user.click(within(dialog).getByRole('button', { name: 'Due date and time' }));
+    // The open calendar is a named dialog.
+    expect(await screen.findByRole('dialog', { name: 'Choose the due date' })).toBeInTheDocument();
     const day = dayjs().date(15);
     await user.click(await screen.findByRole('button', { name: day.format('D MMMM YYYY') }));
     expect(within(dialog).getByRole('button', { name: /^Due date and time/ })).toHaveTextContent(

@@ -398,6 +398,10 @@ function AssignmentEditor({
               hideOutsideDates
               ariaLabels={PICKER_LABELS}
               submitButtonProps={{ 'aria-label': 'Done' }}
+              // The open calendar is a dialog with a name (axe: aria-dialog-name), and weekends
+              // are not set in red (below AA contrast on the light grid; axe: color-contrast).
+              popoverProps={{ attributes: { dropdown: { 'aria-label': 'Choose the due date' } } }}
+              weekendDays={[]}
               value={values.due}
               error={errors.due}
               // A past date is allowed (work set after the fact), but said: a warning, not an error.
