@@ -13,6 +13,7 @@ import * as m0007 from './0007-course-code-any-case';
 import * as m0008 from './0008-enrolment-blocks';
 import * as m0009 from './0009-upload-quotas';
 import * as m0010 from './0010-assignment-release-on-save';
+import * as m0011 from './0011-submissions-recent-index';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008-enrolment-blocks': m0008,
   '0009-upload-quotas': m0009,
   '0010-assignment-release-on-save': m0010,
+  '0011-submissions-recent-index': m0011,
 };
 
 export const migrationProvider: MigrationProvider = {
