@@ -625,7 +625,8 @@ export const LearningOverviewSchema = z.object({
       courseTitle: z.string(),
       lessonId: z.string(),
       lessonTitle: z.string(),
-      viewedAt: IsoDateTime,
+      /** When the learner was last active in the course; null for a course not started yet. */
+      viewedAt: IsoDateTime.nullable(),
     })
     .nullable(),
   /**

@@ -55,9 +55,19 @@ async function resumePoint(
     .filter((c) => active.has(c.id) && c.lessonCount > 0)
     .map((c) => ({ card: c, at: active.get(c.id) as string }))
     .sort((a, b) => b.at.localeCompare(a.at) || a.card.id.localeCompare(b.card.id));
-  const unfinished = started.find(
+  let unfinished: { card: Card; at: string | null } | undefined = started.find(
     ({ card }) => (card.progress?.completedLessons ?? 0) < card.lessonCount,
   );
+  // Nothing under way: a course with lessons the learner has not opened yet is where they start.
+  if (!unfinished) {
+    const unopened = cards.find(
+      (c) =>
+        !active.has(c.id) &&
+        c.lessonCount > 0 &&
+        (c.progress?.completedLessons ?? 0) < c.lessonCount,
+    );
+    if (unopened) unfinished = { card: unopened, at: null };
+  }
   if (!unfinished) {
     const latest = started[0];
     return latest

@@ -1,7 +1,8 @@
 /**
  * "Continue where you left off" (GET /api/me/learning): the next unfinished lesson of the course
  * the learner was last active in, or, when they have finished it all, that the course is
- * complete. The start page and the learning page show it.
+ * complete; with nothing under way, the first lesson of a course not started yet ("Start your
+ * course"). The start page and the learning page show it.
  */
 import type { LearningOverview } from '@learning-hub/core';
 import { Anchor, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
@@ -19,12 +20,14 @@ export interface ContinueCardProps {
 export function ContinueCard({ overview, id }: ContinueCardProps) {
   const { continueLesson: next, courseComplete: done } = overview;
   if (next) {
+    // A course not started yet (nothing viewed) is started, not continued.
+    const starting = next.viewedAt === null;
     return (
       <Paper withBorder p="md" component="section" aria-labelledby={id}>
         <Group justify="space-between" wrap="wrap" gap="sm">
           <Stack gap={0} style={{ minWidth: 0 }}>
             <Title order={2} size="h4" id={id}>
-              Continue where you left off
+              {starting ? 'Start your course' : 'Continue where you left off'}
             </Title>
             <Text fw={600}>{next.lessonTitle}</Text>
             <Text size="sm" c="dimmed">
@@ -35,9 +38,9 @@ export function ContinueCard({ overview, id }: ContinueCardProps) {
             component={Link}
             to={lessonPath(next.courseId, next.lessonId)}
             rightSection={<IconArrowRight size={16} aria-hidden="true" />}
-            aria-label={`Continue ${next.lessonTitle}`}
+            aria-label={`${starting ? 'Start' : 'Continue'} ${next.lessonTitle}`}
           >
-            Continue
+            {starting ? 'Start' : 'Continue'}
           </Button>
         </Group>
       </Paper>

@@ -110,15 +110,30 @@ describe.skipIf(!available)(`learning overview (${TEST_DB_KIND})`, () => {
     expect(overview.courseComplete).toEqual({ courseId: b.courseId, courseTitle: 'OTDR' });
   });
 
-  it('says nothing about continuing before the learner has opened a lesson', async () => {
+  it('starts a course not opened yet at its first lesson, before saying a course is complete', async () => {
     const a = await publishedCourse(ctx, p.priya, { title: 'Splicing' }, 2);
     await as(ctx, p.sam).post(`/api/courses/${a.courseId}/enrolment`, {});
-    const overview = await overviewOf(p.sam);
-    expect(overview.continueLesson).toBeNull();
+    let overview = await overviewOf(p.sam);
+    expect(overview.continueLesson).toEqual({
+      courseId: a.courseId,
+      courseTitle: 'Splicing',
+      lessonId: a.lessonIds[0],
+      lessonTitle: 'Lesson 1',
+      viewedAt: null,
+    });
     expect(overview.courseComplete).toBeNull();
     // The course page starts at the first lesson.
     const detail = (await as(ctx, p.sam).get(`/api/courses/${a.courseId}`)).json();
     expect(detail).toMatchObject({ lastLessonId: null, nextLessonId: a.lessonIds[0] });
+
+    // One course finished and another not opened: start the other.
+    await study(p.sam, a.courseId, a.lessonIds[0] as string);
+    await study(p.sam, a.courseId, a.lessonIds[1] as string);
+    const b = await publishedCourse(ctx, p.priya, { title: 'OTDR' }, 1);
+    await as(ctx, p.sam).post(`/api/courses/${b.courseId}/enrolment`, {});
+    overview = await overviewOf(p.sam);
+    expect(overview.continueLesson).toMatchObject({ courseId: b.courseId, viewedAt: null });
+    expect(overview.courseComplete).toBeNull();
   });
 
   it('gives a teacher the work of their courses only: what waits for a grade, hand-ins, due dates; a learner gets none', async () => {

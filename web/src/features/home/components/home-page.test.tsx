@@ -199,6 +199,30 @@ describe('home page', () => {
     expect(screen.queryByRole('link', { name: /^Continue/ })).not.toBeInTheDocument();
   });
 
+  it('starts a course not opened yet instead of continuing it', async () => {
+    signedInAs(buildUser({ role: 'student' }), {
+      'GET /api/me/learning': {
+        body: buildOverview({
+          courses: [buildCourseCard({ enrolled: true })],
+          continueLesson: {
+            courseId: 'course-1',
+            courseTitle: 'Fibre testing with an OTDR',
+            lessonId: 'lesson-1',
+            lessonTitle: 'Launch cables',
+            viewedAt: null,
+          },
+        }),
+      },
+    });
+    renderApp('/');
+    const start = await screen.findByRole('region', { name: 'Start your course' });
+    expect(within(start).getByRole('link', { name: 'Start Launch cables' })).toHaveAttribute(
+      'href',
+      '/classroom/course-1/lessons/lesson-1',
+    );
+    expect(screen.queryByRole('link', { name: /^Continue/ })).not.toBeInTheDocument();
+  });
+
   it('says so in plain words when a learner has nothing yet', async () => {
     signedInAs(buildUser({ role: 'student' }), {
       'GET /api/me/learning': { body: buildOverview() },
