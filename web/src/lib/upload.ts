@@ -5,13 +5,23 @@
  * nobody until the area's own route attaches it (docs/adding-an-area.md, "Storage").
  */
 import { AppError, StoredFileSchema, type StoredFile } from '@learning-hub/core';
-import { NETWORK_ERROR_MESSAGE, toClientError, UNEXPECTED_RESPONSE } from './api-client';
+import { api, NETWORK_ERROR_MESSAGE, toClientError, UNEXPECTED_RESPONSE } from './api-client';
 import { readSession } from './auth/session-storage';
 
 export interface UploadOptions {
   /** Called with 0–1 as the bytes go out. */
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal;
+}
+
+/**
+ * Gives back an upload that was removed from a form before anything attached it, so it stops
+ * counting toward the person's unattached bytes at once instead of after the clean-up's hours
+ * (docs/classroom.md, upload limits). Best effort: a refusal (already attached, already gone)
+ * changes nothing for the form.
+ */
+export function discardUpload(fileId: string): void {
+  void api.delete(`/api/files/${encodeURIComponent(fileId)}`, null).catch(() => undefined);
 }
 
 /** Sends one file; resolves with its stored metadata (its `id` is what areas attach). */

@@ -262,6 +262,44 @@ describe('classroom: an assignment for a learner', () => {
     ).toBeInTheDocument();
   });
 
+  it('gives back an upload removed from the form before it was saved', async () => {
+    mockUploads((file) => ({
+      status: 201,
+      body: {
+        id: 'file-9',
+        name: file.name,
+        mime: 'application/pdf',
+        size: 4,
+        sha256: 'a'.repeat(64),
+        uploadedBy: 'user-1',
+        createdAt: '2025-03-01T09:00:00.000Z',
+        owner: null,
+        attachedAt: null,
+        hasThumbnail: false,
+      },
+    }));
+    const fetchMock = signedInAs(buildUser(), {
+      'GET /api/assignments/assignment-1': {
+        body: buildAssignmentDetail({
+          submissionKinds: ['file'],
+          mine: { status: 'none', attemptsUsed: 0, points: null, late: false },
+        }),
+      },
+      'GET /api/assignments/assignment-1/submissions': { body: { submissions: [] } },
+      'DELETE /api/files/file-9': { status: 204 },
+    });
+    const { container, user } = renderApp(PATH);
+    await findHeading('Trace report');
+    await screen.findByText(/Drop files here/);
+    const input = container.querySelector('input[type="file"]') as HTMLInputElement;
+    fireEvent.change(input, {
+      target: { files: [new File(['%PDF'], 'trace.pdf', { type: 'application/pdf' })] },
+    });
+    await waitFor(() => expect(screen.queryByRole('progressbar')).not.toBeInTheDocument());
+    await user.click(await screen.findByRole('button', { name: 'Remove trace.pdf' }));
+    await waitFor(() => expect(fetchMock.callsTo('DELETE /api/files/file-9')).toHaveLength(1));
+  });
+
   it("shows the server's words when it refuses an upload over a limit (413, 429)", async () => {
     const quota =
       'You have 480 MB of uploads not yet attached to anything, and the limit is 500 MB, so ' +

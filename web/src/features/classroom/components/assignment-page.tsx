@@ -48,7 +48,7 @@ import {
   useSubmissions,
 } from '../../../lib/classroom/assignments-api';
 import { formatDateTime } from '../../../lib/format';
-import { uploadFile } from '../../../lib/upload';
+import { discardUpload, uploadFile } from '../../../lib/upload';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { assignmentPath } from '../../../lib/classroom/course-format';
 import { GradeRelease } from './grade-release';
@@ -380,6 +380,8 @@ interface FileItem {
   fileId: string | null;
   error: string | null;
   abort: AbortController | null;
+  /** Uploaded in this form, not yet saved with a draft: removing it gives the upload back. */
+  fresh: boolean;
 }
 
 function acceptedMimes(assignment: AssignmentDetail): string[] | undefined {
@@ -414,6 +416,7 @@ function SubmissionForm({
         fileId: f.id,
         error: null,
         abort: null,
+        fresh: false,
       })) ?? [],
   );
   const [rejected, setRejected] = useState<string[]>([]);
@@ -437,7 +440,16 @@ function SubmissionForm({
       const abort = new AbortController();
       setFiles((list) => [
         ...list,
-        { key, name: file.name, size: file.size, progress: 0, fileId: null, error: null, abort },
+        {
+          key,
+          name: file.name,
+          size: file.size,
+          progress: 0,
+          fileId: null,
+          error: null,
+          abort,
+          fresh: true,
+        },
       ]);
       uploadFile(file, {
         signal: abort.signal,
@@ -470,6 +482,7 @@ function SubmissionForm({
 
   function remove(item: FileItem) {
     item.abort?.abort();
+    if (item.fresh && item.fileId) discardUpload(item.fileId);
     setFiles((list) => list.filter((f) => f.key !== item.key));
   }
 
@@ -482,8 +495,11 @@ function SubmissionForm({
     save.mutate(
       { ...payload(), submit: false },
       {
-        onSuccess: () =>
-          notifications.show({ color: 'green', title: 'Draft saved', message: assignment.title }),
+        onSuccess: () => {
+          // Saved with the draft: the uploads belong to it now.
+          setFiles((list) => list.map((f) => ({ ...f, fresh: false })));
+          notifications.show({ color: 'green', title: 'Draft saved', message: assignment.title });
+        },
       },
     );
   }
