@@ -1,17 +1,25 @@
 /**
  * GET /api/openapi.json: the API's description, generated from the routes' zod schemas. Checked
- * against the app's own route table, so a route added without a description fails here.
+ * against the app's own route table, so a route added without a description fails here, and
+ * against the OpenAPI 3.1 schema itself. (That each answer a test gets is listed is checked in
+ * every server test: test/helpers.ts.)
  */
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../test/helpers';
 
+type Response = {
+  description: string;
+  content?: Record<string, { schema: Record<string, unknown> }>;
+  headers?: Record<string, unknown>;
+};
 type Operation = {
   description?: string;
   security?: unknown[];
   'x-access'?: { public?: boolean; permissions?: string[] };
   requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
-  responses?: Record<string, unknown>;
-  parameters?: { name: string; in: string }[];
+  responses: Record<string, Response>;
+  parameters?: { name: string; in: string; schema: unknown }[];
 };
 type Document = {
   openapi: string;
@@ -80,5 +88,62 @@ describe('GET /api/openapi.json', () => {
     const user = doc.paths['/api/admin/users/{userId}']?.get;
     expect(user?.parameters?.some((p) => p.name === 'userId' && p.in === 'path')).toBe(true);
     expect(Object.keys(user?.responses ?? {})).toContain('200');
+  });
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    expect(validator.version).toBe('3.1');
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ name: `${method} ${path}`, op })),
+    );
+
+  it('gives every operation a success answer and its errors in the shared error shape', () => {
+    for (const { name, op } of operations()) {
+      const statuses = Object.keys(op.responses).map(Number);
+      expect(
+        statuses.some((status) => status < 400),
+        name,
+      ).toBe(true);
+      expect(statuses, name).toContain(500);
+      for (const [status, response] of Object.entries(op.responses)) {
+        expect(response.description, `${name} ${status}`).not.toBe('Default Response');
+        if (Number(status) < 400 || op['x-access']?.public) continue;
+        // Only the sign-in routes answer their refusals in a shape of their own (spec §7).
+        expect(response.content?.['application/json']?.schema, `${name} ${status}`).toEqual({
+          $ref: '#/components/schemas/Error',
+        });
+      }
+    }
+    const error = (doc as unknown as { components: { schemas: Record<string, unknown> } })
+      .components.schemas.Error as { required: string[] };
+    expect(error.required).toEqual(['code', 'message']);
+  });
+
+  it('derives the errors of access, path and input from the route', () => {
+    const course = doc.paths['/api/courses/{courseId}']?.patch;
+    expect(Object.keys(course?.responses ?? {})).toEqual(
+      expect.arrayContaining(['200', '400', '401', '403', '404', '413', '415', '500']),
+    );
+    expect(course?.responses['403']?.description).toContain('FORBIDDEN');
+    // Any signed-in user may read their sessions, even before the forced password change.
+    const sessions = doc.paths['/api/auth/sessions']?.get;
+    expect(Object.keys(sessions?.responses ?? {})).toEqual(['200', '401', '500']);
+  });
+
+  it('turns a query of any keys into one object parameter, not parameters named after keywords', () => {
+    const callback = doc.paths['/api/auth/sso/callback']?.get;
+    expect(callback?.parameters).toEqual([
+      expect.objectContaining({
+        name: 'query',
+        in: 'query',
+        schema: expect.objectContaining({ type: 'object' }),
+      }),
+    ]);
   });
 });
