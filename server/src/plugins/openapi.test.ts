@@ -6,6 +6,7 @@
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COURSE_MESSAGES } from '../courses/course-service';
 import { createTestApp, type TestContext } from '../test/helpers';
 
 type Response = {
@@ -133,7 +134,26 @@ describe('GET /api/openapi.json', () => {
     expect(course?.responses['403']?.description).toContain('FORBIDDEN');
     // Any signed-in user may read their sessions, even before the forced password change.
     const sessions = doc.paths['/api/auth/sessions']?.get;
-    expect(Object.keys(sessions?.responses ?? {})).toEqual(['200', '401', '500']);
+    expect(Object.keys(sessions?.responses ?? {})).toEqual(['200', '401', '500', '503']);
+  });
+
+  it('lists the refusals of a route’s own rules', () => {
+    const course = doc.paths['/api/courses/{courseId}']?.patch;
+    expect(course?.responses['409']?.description).toContain(COURSE_MESSAGES.needsLesson);
+  });
+
+  it('documents real success answers: 204 without a body, CSV files, redirects', () => {
+    const unenrol = doc.paths['/api/courses/{courseId}/enrolment']?.delete;
+    expect(Object.keys(unenrol?.responses ?? {})).toContain('204');
+    expect(unenrol?.responses['200']).toBeUndefined();
+    expect(unenrol?.responses['204']?.content).toBeUndefined();
+
+    const csv = doc.paths['/api/courses/{courseId}/grades.csv']?.get;
+    expect(Object.keys(csv?.responses['200']?.content ?? {})).toEqual(['text/csv']);
+
+    const sso = doc.paths['/api/auth/sso/start']?.get;
+    expect(sso?.responses['303']?.headers).toHaveProperty('location');
+    expect(sso?.responses['200']).toBeUndefined();
   });
 
   it('turns a query of any keys into one object parameter, not parameters named after keywords', () => {
@@ -145,5 +165,21 @@ describe('GET /api/openapi.json', () => {
         schema: expect.objectContaining({ type: 'object' }),
       }),
     ]);
+  });
+});
+
+describe('the check of every answer against the description (test/helpers.ts)', () => {
+  it('fails the test whose app answered a status its operation does not list', async () => {
+    const probe = await createTestApp({
+      beforeReady: (app) => {
+        app.get(
+          '/api/probe/teapot',
+          { config: { access: { public: true } } },
+          async (_request, reply) => reply.code(418).send({ code: 'BAD_REQUEST', message: 'no' }),
+        );
+      },
+    });
+    await probe.app.inject({ method: 'GET', url: '/api/probe/teapot' });
+    await expect(probe.close()).rejects.toThrow(/GET \/api\/probe\/teapot answered 418/);
   });
 });

@@ -45,7 +45,7 @@ export type DocumentedAnswer =
     };
 
 /** Status → what the answer is, for the answers a route's schema does not show. */
-export type RouteResponses = Readonly<Record<number, DocumentedAnswer>>;
+export type RouteResponses = Readonly<Record<number, DocumentedAnswer | undefined>>;
 
 /** A body the route reads itself (an upload), for the description only. */
 export interface DocumentedRequestBody {
@@ -168,11 +168,13 @@ function platformErrors(route: DocumentedRoute): Map<number, string[]> {
       `${code('NOT_FOUND')}: ${pathParams.map((p) => `{${p}}`).join(', ')} names nothing that exists.`,
     );
   }
-  if (hasBody) {
+  if (hasJsonBody) {
     add(
       413,
       `${code('PAYLOAD_TOO_LARGE')}: the body is over the server's limit (BODY_LIMIT_BYTES).`,
     );
+  }
+  if (hasBody) {
     add(
       415,
       `${code('UNSUPPORTED_MEDIA_TYPE')}: the body is not \`${config.requestBody?.contentType ?? JSON_TYPE}\`.`,
@@ -187,6 +189,10 @@ function platformErrors(route: DocumentedRoute): Map<number, string[]> {
   add(
     500,
     `${code('INTERNAL_ERROR')}: an unexpected failure; \`details.requestId\` is the reference in the server's log.`,
+  );
+  add(
+    503,
+    `${code('SERVICE_UNAVAILABLE')}: the server is shutting down (\`Connection: close\`); try again shortly.`,
   );
   return errors;
 }
@@ -213,7 +219,8 @@ export function answersOf(route: DocumentedRoute): Map<number, Answer> {
   const declared = route.config?.responses ?? {};
   const fromSchema = (route.schema?.response ?? {}) as Record<string, unknown>;
 
-  for (const [key, declaredAnswer] of Object.entries(declared) as [string, DocumentedAnswer][]) {
+  for (const [key, declaredAnswer] of Object.entries(declared)) {
+    if (declaredAnswer === undefined) continue;
     const status = Number(key);
     if (status >= 400) {
       const messages = typeof declaredAnswer === 'string' ? [declaredAnswer] : declaredAnswer;
@@ -268,9 +275,9 @@ export function answersOf(route: DocumentedRoute): Map<number, Answer> {
     });
   }
 
-  // A route that says nothing of its success answers the JSON of 200 (Fastify's default).
+  // A route that says nothing of its success answers 200 with JSON (Fastify's default).
   if (![...answers.keys()].some((status) => status < 400)) {
-    answers.set(200, { description: 'OK', content: [], body: 'none', headers: {} });
+    answers.set(200, { description: 'OK', content: [JSON_TYPE], body: 'schema', headers: {} });
   }
   return new Map([...answers].sort(([a], [b]) => a - b));
 }
