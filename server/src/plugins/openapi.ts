@@ -23,6 +23,7 @@ import type { FastifyInstance, FastifySchema } from 'fastify';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { RouteAccess } from './access';
+import { registerApiReference } from './api-reference';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 
@@ -438,4 +439,6 @@ export async function registerOpenApi(app: FastifyInstance, options: { version: 
       return app.swagger();
     },
   );
+  // The page that shows it, for admins: GET /api/docs (plugins/api-reference.ts).
+  await registerApiReference(app, OPENAPI_PATH);
 }
