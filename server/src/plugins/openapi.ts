@@ -82,6 +82,7 @@ export interface Answer {
 /** What `answersOf` reads of a route: Fastify's route options, or a request's `routeOptions`. */
 export interface DocumentedRoute {
   url?: string;
+  method?: string | readonly string[];
   schema?: FastifySchema;
   config?: {
     access?: RouteAccess;
@@ -92,6 +93,9 @@ export interface DocumentedRoute {
 }
 
 const JSON_TYPE = 'application/json';
+
+/** Methods whose body Fastify parses (as JSON: the API takes no other type, plugins/errors.ts). */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The access requirement of a route in words, for the operation's description. */
 export function describeAccess(access: RouteAccess | undefined): string {
@@ -128,7 +132,11 @@ function platformErrors(route: DocumentedRoute): Map<number, string[]> {
   const access = config.access;
   const pathParams = [...(route.url ?? '').matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
   const hasJsonBody = schema.body !== undefined;
-  const hasBody = hasJsonBody || config.requestBody !== undefined;
+  // Fastify reads the body of these methods whether or not the route wants one.
+  const takesBody =
+    hasJsonBody ||
+    config.requestBody !== undefined ||
+    [route.method ?? []].flat().some((method) => BODY_METHODS.has(method.toUpperCase()));
 
   const validated = [
     schema.params || pathParams.length > 0 ? 'a path parameter' : null,
@@ -141,7 +149,12 @@ function platformErrors(route: DocumentedRoute): Map<number, string[]> {
       `${code('VALIDATION_ERROR')}: ${validated.join(', ')} is not valid; \`details.issues\` lists each field (\`{ path, message }\`).`,
     );
   }
-  if (hasJsonBody) add(400, `${code('INVALID_JSON')}: the body is not JSON.`);
+  if (takesBody) {
+    add(
+      400,
+      `${code('INVALID_JSON')}: the body is not valid JSON${hasJsonBody ? '' : ' (when one is sent)'}.`,
+    );
+  }
 
   if (access && !access.public) {
     add(
@@ -169,13 +182,11 @@ function platformErrors(route: DocumentedRoute): Map<number, string[]> {
       `${code('NOT_FOUND')}: ${pathParams.map((p) => `{${p}}`).join(', ')} names nothing that exists.`,
     );
   }
-  if (hasJsonBody) {
+  if (takesBody) {
     add(
       413,
       `${code('PAYLOAD_TOO_LARGE')}: the body is over the server's limit (BODY_LIMIT_BYTES).`,
     );
-  }
-  if (hasBody) {
     add(
       415,
       `${code('UNSUPPORTED_MEDIA_TYPE')}: the body is not \`${config.requestBody?.contentType ?? JSON_TYPE}\`.`,
