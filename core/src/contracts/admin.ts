@@ -481,6 +481,11 @@ export const SystemInfoSchema = z.object({
   /** Seconds since the server process started. */
   uptimeSeconds: z.number().int().min(0),
   startedAt: ISO,
+  /**
+   * The API reference (`/api/docs`) as a link signed for the viewer's session: a page opened in a
+   * new tab cannot send the bearer token. Valid for an hour or two.
+   */
+  apiReferenceUrl: z.string(),
 });
 export type SystemInfo = z.infer<typeof SystemInfoSchema>;
 

@@ -1,17 +1,26 @@
 /**
  * GET /api/openapi.json: the API's description, generated from the routes' zod schemas. Checked
- * against the app's own route table, so a route added without a description fails here.
+ * against the app's own route table, so a route added without a description fails here, and
+ * against the OpenAPI 3.1 schema itself. (That each answer a test gets is listed is checked in
+ * every server test: test/helpers.ts.)
  */
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COURSE_MESSAGES } from '../courses/course-service';
 import { createTestApp, type TestContext } from '../test/helpers';
 
+type Response = {
+  description: string;
+  content?: Record<string, { schema: Record<string, unknown> }>;
+  headers?: Record<string, unknown>;
+};
 type Operation = {
   description?: string;
   security?: unknown[];
   'x-access'?: { public?: boolean; permissions?: string[] };
   requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
-  responses?: Record<string, unknown>;
-  parameters?: { name: string; in: string }[];
+  responses: Record<string, Response>;
+  parameters?: { name: string; in: string; schema: unknown }[];
 };
 type Document = {
   openapi: string;
@@ -45,7 +54,8 @@ describe('GET /api/openapi.json', () => {
       .filter(
         ([method, url]) => method !== 'HEAD' && (url.startsWith('/api/') || url.endsWith('z')),
       )
-      .filter(([, url]) => url !== '/api/openapi.json')
+      // The description and its reference page are not operations of the API.
+      .filter(([, url]) => url !== '/api/openapi.json' && !url.startsWith('/api/docs'))
       .map(([method, url]) => `${method.toLowerCase()} ${openApiPath(url)}`)
       .sort();
     const described = Object.entries(doc.paths)
@@ -80,5 +90,97 @@ describe('GET /api/openapi.json', () => {
     const user = doc.paths['/api/admin/users/{userId}']?.get;
     expect(user?.parameters?.some((p) => p.name === 'userId' && p.in === 'path')).toBe(true);
     expect(Object.keys(user?.responses ?? {})).toContain('200');
+  });
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    expect(validator.version).toBe('3.1');
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ name: `${method} ${path}`, op })),
+    );
+
+  it('gives every operation a success answer and its errors in the shared error shape', () => {
+    for (const { name, op } of operations()) {
+      const statuses = Object.keys(op.responses).map(Number);
+      expect(
+        statuses.some((status) => status < 400),
+        name,
+      ).toBe(true);
+      expect(statuses, name).toContain(500);
+      for (const [status, response] of Object.entries(op.responses)) {
+        expect(response.description, `${name} ${status}`).not.toBe('Default Response');
+        if (Number(status) < 400 || op['x-access']?.public) continue;
+        // Only the sign-in routes answer their refusals in a shape of their own (spec §7).
+        expect(response.content?.['application/json']?.schema, `${name} ${status}`).toEqual({
+          $ref: '#/components/schemas/Error',
+        });
+      }
+    }
+    const error = (doc as unknown as { components: { schemas: Record<string, unknown> } })
+      .components.schemas.Error as { required: string[] };
+    expect(error.required).toEqual(['code', 'message']);
+  });
+
+  it('derives the errors of access, path and input from the route', () => {
+    const course = doc.paths['/api/courses/{courseId}']?.patch;
+    expect(Object.keys(course?.responses ?? {})).toEqual(
+      expect.arrayContaining(['200', '400', '401', '403', '404', '413', '415', '500']),
+    );
+    expect(course?.responses['403']?.description).toContain('FORBIDDEN');
+    // Any signed-in user may read their sessions, even before the forced password change.
+    const sessions = doc.paths['/api/auth/sessions']?.get;
+    expect(Object.keys(sessions?.responses ?? {})).toEqual(['200', '401', '500', '503']);
+  });
+
+  it('lists the refusals of a route’s own rules', () => {
+    const course = doc.paths['/api/courses/{courseId}']?.patch;
+    expect(course?.responses['409']?.description).toContain(COURSE_MESSAGES.needsLesson);
+  });
+
+  it('documents real success answers: 204 without a body, CSV files, redirects', () => {
+    const unenrol = doc.paths['/api/courses/{courseId}/enrolment']?.delete;
+    expect(Object.keys(unenrol?.responses ?? {})).toContain('204');
+    expect(unenrol?.responses['200']).toBeUndefined();
+    expect(unenrol?.responses['204']?.content).toBeUndefined();
+
+    const csv = doc.paths['/api/courses/{courseId}/grades.csv']?.get;
+    expect(Object.keys(csv?.responses['200']?.content ?? {})).toEqual(['text/csv']);
+
+    const sso = doc.paths['/api/auth/sso/start']?.get;
+    expect(sso?.responses['303']?.headers).toHaveProperty('location');
+    expect(sso?.responses['200']).toBeUndefined();
+  });
+
+  it('turns a query of any keys into one object parameter, not parameters named after keywords', () => {
+    const callback = doc.paths['/api/auth/sso/callback']?.get;
+    expect(callback?.parameters).toEqual([
+      expect.objectContaining({
+        name: 'query',
+        in: 'query',
+        schema: expect.objectContaining({ type: 'object' }),
+      }),
+    ]);
+  });
+});
+
+describe('the check of every answer against the description (test/helpers.ts)', () => {
+  it('fails the test whose app answered a status its operation does not list', async () => {
+    const probe = await createTestApp({
+      beforeReady: (app) => {
+        app.get(
+          '/api/probe/teapot',
+          { config: { access: { public: true } } },
+          async (_request, reply) => reply.code(418).send({ code: 'BAD_REQUEST', message: 'no' }),
+        );
+      },
+    });
+    await probe.app.inject({ method: 'GET', url: '/api/probe/teapot' });
+    await expect(probe.close()).rejects.toThrow(/GET \/api\/probe\/teapot answered 418/);
   });
 });

@@ -19,6 +19,7 @@ import {
 } from '../auth/user-repository';
 import { loadConfig, type AppConfig } from '../config';
 import { openDatabase, type DatabaseHandle } from '../db';
+import { answersOf, isDescribed, type Answer } from '../plugins/openapi';
 import { copyTemplate } from './template-database';
 
 export const TEST_DB_KIND: 'sqlite' | 'postgres' =
@@ -141,6 +142,7 @@ export async function createTestApp(
     logger: options.logger ?? false,
   });
   await options.beforeReady?.(app);
+  const undocumented = checkAnswersAgainstDescription(app);
   await app.ready();
   return {
     app,
@@ -151,8 +153,66 @@ export async function createTestApp(
       await app.close();
       await database.close();
       rmSync(filesDir, { recursive: true, force: true });
+      if (undocumented.length > 0) {
+        throw new Error(
+          `answers the API description does not list (plugins/openapi.ts, docs/adding-an-area.md ` +
+            `"OpenAPI"):\n${[...new Set(undocumented)].join('\n')}`,
+        );
+      }
     },
   };
+}
+
+/** `text/csv; charset=utf-8` → `text/csv`. */
+const mediaType = (header: unknown) =>
+  (String(header ?? '').split(';')[0] ?? '').trim().toLowerCase();
+
+function contentMatches(answer: Answer, type: string): boolean {
+  if (answer.content.length === 0) return type === '';
+  return answer.content.some(
+    (range) =>
+      range === '*/*' ||
+      range === type ||
+      (range.endsWith('/*') && type.startsWith(range.slice(0, -1))),
+  );
+}
+
+/**
+ * Holds every answer of the app to the API description (plugins/openapi.ts): its status must be
+ * one the operation lists, and its body of a media type listed for that status (none where none is
+ * listed). What does not match is collected and fails the test when its app is closed.
+ */
+function checkAnswersAgainstDescription(app: FastifyInstance): string[] {
+  const undocumented: string[] = [];
+  const answersByRoute = new WeakMap<object, Map<number, Answer>>();
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions;
+    // Unknown URLs (the not-found handler), pages and hidden routes are not operations.
+    if (!route.url || !isDescribed(route)) return done();
+    let answers = answersByRoute.get(route.config);
+    if (!answers) {
+      answers = answersOf(route);
+      answersByRoute.set(route.config, answers);
+    }
+    const where = `${request.method} ${route.url}`;
+    const answer = answers.get(reply.statusCode);
+    if (!answer) {
+      undocumented.push(
+        `${where} answered ${reply.statusCode}; its description lists ${[...answers.keys()].join(', ')}`,
+      );
+    } else if (request.method !== 'HEAD') {
+      const type = mediaType(reply.getHeader('content-type'));
+      if (!contentMatches(answer, type)) {
+        undocumented.push(
+          `${where} answered ${reply.statusCode} with ${type || 'no body'}; its description says ${
+            answer.content.join(', ') || 'no body'
+          }`,
+        );
+      }
+    }
+    done();
+  });
+  return undocumented;
 }
 
 /**

@@ -86,7 +86,13 @@ const adminAccessRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
   app.post(
     '/api/admin/access/simulate',
     {
-      config: { access: { permissions: ['system.admin'] } },
+      config: {
+        access: { permissions: ['system.admin'] },
+        responses: {
+          400: ['Unknown context'],
+          404: ['User not found', 'No page of the app at <route>'],
+        },
+      },
       schema: { body: SimulateRequestSchema, response: { 200: SimulateResponseSchema } },
     },
     async (request) => {

@@ -93,6 +93,10 @@ function addOutcome(trace: Trace, message: string): void {
   trace.steps.push({ name: 'Result', ok: false, ms: 0, detail: null, error: message });
 }
 
+/** The 400 of a provider whose mapping names what does not exist (API description). */
+const UNKNOWN_MAPPED_ROLE =
+  'The mapping of group "<group>" names no such course or department, or an unknown role.';
+
 const adminAuthRoutes: FastifyPluginAsyncZod<{
   db: Db;
   now: () => number;
@@ -170,7 +174,7 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
   app.put(
     '/api/admin/auth/methods/:method',
     {
-      config: { access: ACCESS },
+      config: { access: ACCESS, responses: { 409: ['At least one sign-in method must stay on'] } },
       schema: {
         params: z.object({ method: z.enum(SIGN_IN_METHODS as [SignInMethod, ...SignInMethod[]]) }),
         body: MethodToggleSchema,
@@ -197,7 +201,13 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/admin/auth/providers',
     {
-      config: { access: ACCESS },
+      config: {
+        access: ACCESS,
+        responses: {
+          400: [UNKNOWN_MAPPED_ROLE],
+          409: ['A provider with the id "<id>" already exists'],
+        },
+      },
       schema: { body: ProviderInputSchema, response: { 201: ProviderViewSchema } },
     },
     async (request, reply) => {
@@ -215,7 +225,16 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
   app.put(
     '/api/admin/auth/providers/:providerId',
     {
-      config: { access: ACCESS },
+      config: {
+        access: ACCESS,
+        responses: {
+          400: [
+            UNKNOWN_MAPPED_ROLE,
+            'A provider’s id cannot change',
+            'A provider’s method cannot change',
+          ],
+        },
+      },
       schema: {
         params: ProviderParams,
         body: ProviderInputSchema,
@@ -290,7 +309,15 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/admin/auth/test',
     {
-      config: { access: ACCESS },
+      config: {
+        access: ACCESS,
+        responses: {
+          400: [
+            'Single sign-on is tested through the provider: start it with /api/admin/auth/test/sso/start',
+          ],
+          404: ['Provider not found'],
+        },
+      },
       schema: { body: SignInTestRequestSchema, response: { 200: SignInTestResultSchema } },
     },
     async (request) => {
@@ -346,7 +373,14 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/admin/auth/test/sso/start',
     {
-      config: { access: ACCESS },
+      config: {
+        access: ACCESS,
+        responses: {
+          400: ['Not a single sign-on provider'],
+          404: ['Provider not found'],
+          503: ['The identity provider cannot be reached (the message says why).'],
+        },
+      },
       schema: { body: SsoTestStartSchema, response: { 200: SsoTestStartResponseSchema } },
     },
     async (request) => {

@@ -125,7 +125,14 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
   app.post(
     '/api/admin/roles',
     {
-      config: { access: { permissions: ['user.manage_roles'] } },
+      config: {
+        access: { permissions: ['user.manage_roles'] },
+        responses: {
+          400: ['The inheritance is not possible (the message says why).'],
+          403: ['The grant rules refuse the role (the message gives the rule).'],
+          409: ['A role with the id "<id>" already exists'],
+        },
+      },
       schema: { body: CustomRoleCreateSchema, response: { 201: RoleWithUsageSchema } },
     },
     async (request, reply) => {
@@ -155,7 +162,14 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
   app.put(
     '/api/admin/roles/:roleId',
     {
-      config: { access: { permissions: ['user.manage_roles'] } },
+      config: {
+        access: { permissions: ['user.manage_roles'] },
+        responses: {
+          400: ['The inheritance is not possible (the message says why).'],
+          403: ['The grant rules refuse the change (the message gives the rule).'],
+          409: ['System roles cannot be edited'],
+        },
+      },
       schema: {
         params: RoleParams,
         body: CustomRoleUpdateSchema,
@@ -198,7 +212,17 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
   app.delete(
     '/api/admin/roles/:roleId',
     {
-      config: { access: { permissions: ['user.manage_roles'] } },
+      config: {
+        access: { permissions: ['user.manage_roles'] },
+        responses: {
+          403: ['The grant rules refuse the deletion (the message gives the rule).'],
+          409: [
+            'System roles cannot be deleted',
+            '<n> users still hold this role; give them another role first',
+            'Roles inherit from this one: <ids>',
+          ],
+        },
+      },
       schema: { params: RoleParams, response: { 200: z.object({ success: z.literal(true) }) } },
     },
     async (request) => {

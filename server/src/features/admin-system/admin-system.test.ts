@@ -39,6 +39,8 @@ describe.skipIf(!available)(`admin: system information (${TEST_DB_KIND})`, () =>
       database: TEST_DB_KIND,
     });
     expect(body.uptimeSeconds).toBeGreaterThanOrEqual(0);
+    // The API reference, as a link signed for this session (plugins/api-reference.ts).
+    expect(body.apiReferenceUrl).toMatch(/^\/api\/docs\?exp=\d+&sid=[^&]+&sig=[\w-]+$/);
     expect(Date.parse(body.startedAt)).toBeLessThanOrEqual(Date.now());
   });
 

@@ -11,6 +11,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { databaseKind, type Db } from '../../db';
 import { SUPPORTED_NODE_LINES } from '../../node-version.mjs';
+import { apiReferenceUrl } from '../../plugins/api-reference';
 import { listStorageUsage } from '../../storage/upload-quota-repository';
 
 const ACCESS = { permissions: ['system.view' as const], roles: ['admin' as const] };
@@ -22,7 +23,7 @@ const adminSystemRoutes: FastifyPluginAsyncZod<{ db: Db; uploadLimits: UploadLim
   app.get(
     '/api/admin/system',
     { config: { access: ACCESS }, schema: { response: { 200: SystemInfoSchema } } },
-    async () => {
+    async (request) => {
       const uptimeSeconds = Math.floor(process.uptime());
       return {
         node: process.version,
@@ -32,6 +33,7 @@ const adminSystemRoutes: FastifyPluginAsyncZod<{ db: Db; uploadLimits: UploadLim
         database: databaseKind(db),
         uptimeSeconds,
         startedAt: new Date(Date.now() - process.uptime() * 1000).toISOString(),
+        apiReferenceUrl: apiReferenceUrl(request),
       };
     },
   );

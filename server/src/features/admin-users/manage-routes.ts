@@ -34,6 +34,7 @@ import {
   requireKnownRole,
   setAccountActive,
   updateAccount,
+  usernameTaken,
   type AuditActor,
 } from '../../auth/account-management';
 import {
@@ -113,7 +114,14 @@ const manageUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
   app.post(
     '/api/admin/users',
     {
-      config: { access: { permissions: ['user.create'] } },
+      config: {
+        access: { permissions: ['user.create'] },
+        responses: {
+          400: ['No such department: <id>'],
+          403: ['The grant rules refuse the role (the message gives the rule).'],
+          409: [usernameTaken('<username>')],
+        },
+      },
       schema: { body: UserCreateSchema, response: { 201: UserCreatedSchema } },
     },
     async (request, reply) => {
@@ -181,7 +189,17 @@ const manageUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
   app.patch(
     '/api/admin/users/:userId',
     {
-      config: { access: { permissions: ['user.edit'], scope: USER_SCOPE } },
+      config: {
+        access: { permissions: ['user.edit'], scope: USER_SCOPE },
+        responses: {
+          400: ['No such department: <id>'],
+          403: ['Only admins change admins (the message gives the rule).'],
+          409: [
+            usernameTaken('<username>'),
+            'The <field> of this account comes from <its provider> and can only be changed there.',
+          ],
+        },
+      },
       schema: { params: UserParams, body: UserUpdateSchema, response: { 200: AdminUserSchema } },
     },
     async (request) => {
@@ -197,7 +215,13 @@ const manageUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
   app.put(
     '/api/admin/users/:userId/active',
     {
-      config: { access: { permissions: ['user.delete'], scope: USER_SCOPE } },
+      config: {
+        access: { permissions: ['user.delete'], scope: USER_SCOPE },
+        responses: {
+          403: ['Only admins change admins (the message gives the rule).'],
+          409: Object.values(DEACTIVATION_REFUSALS),
+        },
+      },
       schema: {
         params: UserParams,
         body: UserActiveSchema,

@@ -81,6 +81,9 @@ function refuse(reason: string | null): void {
   if (reason !== null) throw new AppError('FORBIDDEN', reason);
 }
 
+/** The 403 of a change the grant rules judge (API description). */
+const GRANT_RULES = 'The grant rules refuse the change (the message gives the rule).';
+
 const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
   app,
   { db, now },
@@ -180,7 +183,14 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
   app.put(
     '/api/admin/users/:userId/role',
     {
-      config: { access: { permissions: ['user.manage_roles'] } },
+      config: {
+        access: { permissions: ['user.manage_roles'] },
+        responses: {
+          400: ['Unknown role: <role>'],
+          403: [GRANT_RULES],
+          409: ['At least one active admin must remain.'],
+        },
+      },
       schema: { params: UserParams, body: SetRoleSchema, response: { 200: AdminUserSchema } },
     },
     async (request) => {
@@ -213,7 +223,7 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
   app.post(
     '/api/admin/users/:userId/permissions',
     {
-      config: { access: { permissions: ['user.manage_roles'] } },
+      config: { access: { permissions: ['user.manage_roles'] }, responses: { 403: [GRANT_RULES] } },
       schema: {
         params: UserParams,
         body: GrantPermissionSchema,
@@ -243,7 +253,10 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
   app.delete(
     '/api/admin/users/:userId/permissions/:permission',
     {
-      config: { access: { permissions: ['user.manage_roles'] } },
+      config: {
+        access: { permissions: ['user.manage_roles'] },
+        responses: { 403: [GRANT_RULES], 404: ['The user has no such direct permission'] },
+      },
       schema: {
         params: UserParams.extend({ permission: z.string().min(1).max(100) }),
         response: { 200: z.object({ directPermissions: z.array(z.string()) }) },
@@ -305,7 +318,13 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
   app.put(
     '/api/admin/users/:userId/assignments',
     {
-      config: { access: { permissions: ['user.manage_roles'] } },
+      config: {
+        access: { permissions: ['user.manage_roles'] },
+        responses: {
+          400: ['The expiry must be in the future', 'No such <context type>: <id>'],
+          403: [GRANT_RULES],
+        },
+      },
       schema: {
         params: UserParams,
         body: AssignmentInputSchema,
@@ -381,7 +400,14 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
   app.delete(
     '/api/admin/users/:userId/assignments/:contextKey',
     {
-      config: { access: { permissions: ['user.manage_roles'] } },
+      config: {
+        access: { permissions: ['user.manage_roles'] },
+        responses: {
+          400: ['Unknown context'],
+          403: [GRANT_RULES],
+          404: ['No assignment for this context'],
+        },
+      },
       schema: {
         params: UserParams.extend({ contextKey: z.string().min(1).max(300) }),
         response: { 200: z.object({ success: z.literal(true) }) },

@@ -41,9 +41,11 @@ import type { FileRecord } from '../../storage/file-repository';
 import {
   ASSIGNMENT_FILE_CAP,
   accessTo,
+  COURSE_ARCHIVED,
   currentUser,
   idParam,
   megabytes,
+  NOT_A_PARTICIPANT,
   requireLearn,
   requireOpen,
   requirePermission,
@@ -60,6 +62,16 @@ const NO_WORK: LearnerState = { status: 'none', attemptsUsed: 0, points: null, l
 
 /** Who may read assignments at all: participants hold one of these (the handler checks learn access). */
 const READERS = ['assignment.view', 'course.edit', 'assignment.view_submissions'] as const;
+
+/** The refusals of a change to an assignment (API description). */
+const CHANGE_REFUSALS = {
+  400: [
+    'The largest file size an assignment can accept is <n> MB (<bytes> bytes).',
+    'The file <id> is not one of your uploads.',
+  ],
+  403: [NOT_A_PARTICIPANT],
+  409: [COURSE_ARCHIVED],
+};
 
 export function ownedFile(file: FileRecord): OwnedFile {
   return {
@@ -228,6 +240,7 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
           mode: 'any',
           scope: { type: 'course', param: 'courseId' },
         },
+        responses: { 403: [NOT_A_PARTICIPANT] },
       },
       schema: {
         summary: 'List a course’s assignments',
@@ -262,6 +275,10 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
         access: {
           permissions: ['assignment.create'],
           scope: { type: 'course', param: 'courseId' },
+        },
+        responses: {
+          ...CHANGE_REFUSALS,
+          409: [...CHANGE_REFUSALS[409], 'A course can have at most <n> assignments.'],
         },
       },
       schema: {
@@ -320,7 +337,10 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
   r.get(
     '/api/assignments/:assignmentId',
     {
-      config: { access: { permissions: READERS, mode: 'any', scope: 'any' } },
+      config: {
+        access: { permissions: READERS, mode: 'any', scope: 'any' },
+        responses: { 403: [NOT_A_PARTICIPANT] },
+      },
       schema: {
         summary: 'Read an assignment',
         description:
@@ -345,7 +365,16 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
   r.patch(
     '/api/assignments/:assignmentId',
     {
-      config: { access: { permissions: ['assignment.edit'], scope: 'any' } },
+      config: {
+        access: { permissions: ['assignment.edit'], scope: 'any' },
+        responses: {
+          ...CHANGE_REFUSALS,
+          409: [
+            ...CHANGE_REFUSALS[409],
+            'A grade of <n> points has been given; the assignment cannot be worth less.',
+          ],
+        },
+      },
       schema: {
         summary: 'Change an assignment or release its grades',
         description:
@@ -410,7 +439,17 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
   r.delete(
     '/api/assignments/:assignmentId',
     {
-      config: { access: { permissions: ['assignment.delete'], scope: 'any' } },
+      config: {
+        access: { permissions: ['assignment.delete'], scope: 'any' },
+        responses: {
+          204: 'Deleted, with its files and the learners’ drafts.',
+          403: [NOT_A_PARTICIPANT],
+          409: [
+            COURSE_ARCHIVED,
+            'This assignment has submissions or grades; it cannot be deleted.',
+          ],
+        },
+      },
       schema: {
         summary: 'Delete an assignment',
         description:

@@ -29,6 +29,8 @@ import { isUniqueViolation } from '../../db/errors';
 import { sanitizeRichText } from '../../rich-text/sanitize';
 import { visibleAssignment, visibleCourse } from './assignments-routes';
 import {
+  COURSE_ARCHIVED,
+  NOT_A_PARTICIPANT,
   ONLY_OWN_GRADES,
   currentUser,
   idParam,
@@ -77,7 +79,14 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
   r.put(
     '/api/submissions/:submissionId/grade',
     {
-      config: { access: { permissions: ['assignment.grade'], scope: 'any' } },
+      config: {
+        access: { permissions: ['assignment.grade'], scope: 'any' },
+        responses: {
+          400: ['Points cannot be more than <points>.'],
+          403: [NOT_A_PARTICIPANT],
+          409: [COURSE_ARCHIVED, 'This work has not been handed in yet.', GRADE_RACE],
+        },
+      },
       schema: {
         summary: 'Grade a handed-in attempt',
         description:
@@ -131,6 +140,12 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
     {
       config: {
         access: { permissions: ['grade.edit'], scope: { type: 'course', param: 'courseId' } },
+        responses: {
+          400: ['Points cannot be more than <points>.'],
+          403: [NOT_A_PARTICIPANT],
+          404: ['Assignment not found', 'This person is not a learner in this course.'],
+          409: [COURSE_ARCHIVED, GRADE_RACE],
+        },
       },
       schema: {
         summary: 'Override a grade in the gradebook',
@@ -183,6 +198,7 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
     {
       config: {
         access: { permissions: ['grade.view_all', 'grade.view_own'], mode: 'any', scope: 'any' },
+        responses: { 403: [NOT_A_PARTICIPANT, ONLY_OWN_GRADES] },
       },
       schema: {
         summary: 'A grade’s history',
@@ -223,6 +239,7 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
           mode: 'any',
           scope: { type: 'course', param: 'courseId' },
         },
+        responses: { 403: [NOT_A_PARTICIPANT] },
       },
       schema: {
         summary: 'The gradebook',
@@ -286,6 +303,14 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
     {
       config: {
         access: { permissions: ['grade.export'], scope: { type: 'course', param: 'courseId' } },
+        responses: {
+          200: {
+            description: 'The gradebook as CSV, as an attachment (`<code>-grades.csv`).',
+            content: 'text/csv',
+            headers: { 'content-disposition': 'attachment; filename="<code>-grades.csv"' },
+          },
+          403: [NOT_A_PARTICIPANT],
+        },
       },
       schema: {
         summary: 'Export the gradebook as CSV',

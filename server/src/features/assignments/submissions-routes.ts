@@ -33,6 +33,8 @@ import { isUniqueViolation } from '../../db/errors';
 import { isBlankRichText, sanitizeRichText } from '../../rich-text/sanitize';
 import { visibleAssignment, visibleCourse } from './assignments-routes';
 import {
+  COURSE_ARCHIVED,
+  NOT_A_PARTICIPANT,
   ONLY_ENROLLED_SUBMIT,
   ONLY_OWN_SUBMISSIONS,
   currentUser,
@@ -135,7 +137,10 @@ export function registerSubmissionRoutes(app: FastifyInstance, options: Assignme
   r.get(
     '/api/assignments/:assignmentId/submissions',
     {
-      config: { access: { permissions: SUBMISSION_READERS, mode: 'any', scope: 'any' } },
+      config: {
+        access: { permissions: SUBMISSION_READERS, mode: 'any', scope: 'any' },
+        responses: { 403: [NOT_A_PARTICIPANT, ONLY_OWN_SUBMISSIONS] },
+      },
       schema: {
         summary: 'List submissions of an assignment',
         description:
@@ -188,7 +193,26 @@ export function registerSubmissionRoutes(app: FastifyInstance, options: Assignme
   r.post(
     '/api/assignments/:assignmentId/submissions',
     {
-      config: { access: { permissions: ['assignment.submit'], scope: 'any' } },
+      config: {
+        access: { permissions: ['assignment.submit'], scope: 'any' },
+        responses: {
+          400: [
+            NO_TEXT,
+            NO_FILES,
+            'The file <id> is not one of your uploads.',
+            '<name> is not an allowed file type for this assignment.',
+            '<name> is larger than the <n> MB this assignment accepts.',
+            'Add an answer or a file before submitting.',
+          ],
+          403: [ONLY_ENROLLED_SUBMIT],
+          409: [
+            COURSE_ARCHIVED,
+            CLOSED_TO_LATE_WORK,
+            'You have used all <n> attempts for this assignment.',
+            'This work was handed in by another request at the same moment. Reload to see it.',
+          ],
+        },
+      },
       schema: {
         summary: 'Save a draft or hand in an attempt',
         description:
@@ -303,7 +327,10 @@ export function registerSubmissionRoutes(app: FastifyInstance, options: Assignme
   r.get(
     '/api/submissions/:submissionId',
     {
-      config: { access: { permissions: SUBMISSION_READERS, mode: 'any', scope: 'any' } },
+      config: {
+        access: { permissions: SUBMISSION_READERS, mode: 'any', scope: 'any' },
+        responses: { 403: [NOT_A_PARTICIPANT, ONLY_OWN_SUBMISSIONS] },
+      },
       schema: {
         summary: 'Read a submission',
         description:

@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
+  ACCOUNT_REFUSALS,
   AppError,
   LdapLoginSchema,
   LoginSuccessSchema,
@@ -55,6 +56,7 @@ import {
 } from '../../auth/sign-in';
 import { findUserById, toPublicUser } from '../../auth/user-repository';
 import type { Db } from '../../db';
+import type { RouteResponses } from '../../plugins/openapi';
 
 /** A single-sign-on flow must come back within this time. */
 
@@ -193,6 +195,23 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
     }
   }
 
+  /** What the sign-ins through a provider refuse with (the API description's words). */
+  const loginRefusals: RouteResponses = {
+    400: [
+      DEV_MODE_MESSAGE,
+      '<Method> sign-in is not enabled, or no provider of it is configured (`AUTH_METHOD_DISABLED`).',
+      'The request may only name a configured provider (`VALIDATION_ERROR`).',
+    ],
+    401: [
+      'The provider refused the credentials, or the one-time code is not valid (`INVALID_CREDENTIALS`).',
+    ],
+    403: [ACCOUNT_REFUSALS.conflict, ACCOUNT_REFUSALS.deactivated, ACCOUNT_REFUSALS.notAllowed],
+    429: ['Too many failed attempts (`TOO_MANY_ATTEMPTS`, `retryAfter` in seconds).'],
+    502: ['The provider is misconfigured (`SERVICE_UNAVAILABLE`).'],
+    503: ['The provider cannot be reached (`SERVICE_UNAVAILABLE`).'],
+    504: ['The provider did not answer in time (`SERVICE_UNAVAILABLE`).'],
+  };
+
   const loginResponses = {
     200: LoginSuccessSchema,
     400: ProviderLoginFailureSchema,
@@ -207,7 +226,7 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
   app.post(
     '/api/auth/ldap',
     {
-      config: { access: { public: true }, loginRoute: true },
+      config: { access: { public: true }, loginRoute: true, responses: loginRefusals },
       schema: { body: LdapLoginSchema, response: loginResponses },
     },
     async (request, reply) =>
@@ -224,7 +243,7 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
   app.post(
     '/api/auth/moodle',
     {
-      config: { access: { public: true }, loginRoute: true },
+      config: { access: { public: true }, loginRoute: true, responses: loginRefusals },
       schema: { body: MoodleLoginSchema, response: loginResponses },
     },
     async (request, reply) =>
@@ -242,7 +261,12 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
   app.get(
     '/api/auth/sso/start',
     {
-      config: { access: { public: true } },
+      config: {
+        access: { public: true },
+        responses: {
+          303: 'To the identity provider, or back to /login?sso_error=<code> when it cannot start.',
+        },
+      },
       schema: {
         querystring: z.object({
           provider: z.string().max(40).optional(),
@@ -306,7 +330,12 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
   app.get(
     '/api/auth/sso/callback',
     {
-      config: { access: { public: true } },
+      config: {
+        access: { public: true },
+        responses: {
+          303: 'To /login with a one-time code (sso_code) or an sso_error, or to the provider test page.',
+        },
+      },
       schema: { querystring: z.record(z.string(), z.string().max(4000)) },
     },
     async (request, reply) => {
@@ -422,7 +451,7 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
   app.post(
     '/api/auth/sso',
     {
-      config: { access: { public: true }, loginRoute: true },
+      config: { access: { public: true }, loginRoute: true, responses: loginRefusals },
       schema: { body: SsoLoginSchema, response: loginResponses },
     },
     async (request, reply) => {
@@ -455,7 +484,16 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
   app.post(
     '/api/auth/:method',
     {
-      config: { access: { public: true }, loginRoute: true },
+      config: {
+        access: { public: true },
+        loginRoute: true,
+        responses: {
+          400: [
+            `${INVALID_METHOD_MESSAGE} (\`INVALID_AUTH_METHOD\`).`,
+            `${DEV_MODE_MESSAGE} (\`AUTH_METHOD_DISABLED\`).`,
+          ],
+        },
+      },
       schema: { params: z.object({ method: z.string().max(100) }) },
     },
     async (request, reply) => {

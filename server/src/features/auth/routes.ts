@@ -95,7 +95,16 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
   app.post(
     '/api/auth/local',
     {
-      config: { access: { public: true }, loginRoute: true },
+      config: {
+        access: { public: true },
+        loginRoute: true,
+        responses: {
+          400: ['Local sign-in is not enabled', DEV_MODE_MESSAGE],
+          401: ['Invalid username or password'],
+          403: [ACCOUNT_REFUSALS.deactivated],
+          429: ['Too many failed attempts (`TOO_MANY_ATTEMPTS`, `retryAfter` in seconds).'],
+        },
+      },
       schema: {
         body: CredentialsSchema,
         response: {
@@ -206,7 +215,14 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
   app.put(
     '/api/auth/profile',
     {
-      config: { access: { permissions: ['user.edit_profile'] } },
+      config: {
+        access: { permissions: ['user.edit_profile'] },
+        responses: {
+          409: [
+            'The first name of this account comes from <its provider> and can only be changed there.',
+          ],
+        },
+      },
       schema: { body: ProfileUpdateSchema, response: { 200: ProfileUpdateResponseSchema } },
     },
     async (request) => {
@@ -228,7 +244,17 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
   app.post(
     '/api/auth/change-password',
     {
-      config: { access: { allowDuringPasswordChange: true } },
+      config: {
+        access: { allowDuringPasswordChange: true },
+        responses: {
+          400: [
+            'This account signs in through another service: change its password there.',
+            'Current password is incorrect (`INVALID_CURRENT_PASSWORD`).',
+            'The new password breaks the password policy (`PASSWORD_POLICY`; the message says how).',
+          ],
+          429: ['Too many failed attempts. Try again in <n> seconds. (`TOO_MANY_ATTEMPTS`)'],
+        },
+      },
       schema: { body: ChangePasswordSchema, response: { 200: ChangePasswordResponseSchema } },
     },
     async (request) => {
@@ -302,6 +328,10 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
       config: {
         access: { public: true },
         rateLimit: { max: CLIENT_REPORT_LIMITS.perAddressPerMinute, timeWindow: '1 minute' },
+        responses: {
+          204: 'Recorded.',
+          429: ['Too many auth log reports. Try again in a minute.'],
+        },
       },
       schema: { body: AuthLogEventSchema },
     },

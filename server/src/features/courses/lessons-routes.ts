@@ -61,17 +61,21 @@ import {
   type CourseRouteOptions,
 } from './shared';
 
-const courseEdit = {
-  access: {
-    permissions: ['course.edit' as const],
-    scope: { type: 'course' as const, param: 'courseId' },
-  },
-};
-
 const LIMITS = {
   sections: `A course has at most ${COURSE_SECTIONS_MAX} sections.`,
   lessons: `A section has at most ${SECTION_LESSONS_MAX} lessons.`,
 };
+
+const ARCHIVED = 'This course is archived; restore it to make changes.';
+
+/** A change to the structure: its access, and its answers for the API description. */
+const courseEdit = (answers: { 204?: string; 400?: string[]; 409?: string[] } = {}) => ({
+  access: {
+    permissions: ['course.edit' as const],
+    scope: { type: 'course' as const, param: 'courseId' },
+  },
+  responses: { ...answers, 409: [ARCHIVED, ...(answers[409] ?? [])] },
+});
 
 /** A lesson as the viewer reads it: media signed for them, neighbours across sections. */
 async function lessonView(
@@ -112,7 +116,7 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
       const course = await lockCourse(trx, courseId);
       if (!course) throw new AppError('NOT_FOUND', 'Course not found');
       if (course.state === 'archived') {
-        throw new AppError('CONFLICT', 'This course is archived; restore it to make changes.');
+        throw new AppError('CONFLICT', ARCHIVED);
       }
       const result = await change(trx);
       await touchCourse(trx, courseId, iso());
@@ -127,7 +131,7 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
   app.post(
     '/api/courses/:courseId/sections',
     {
-      config: courseEdit,
+      config: courseEdit({ 409: [LIMITS.sections] }),
       schema: {
         summary: 'Add a section at the end of the course',
         params: CourseParams,
@@ -154,7 +158,7 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
   app.patch(
     '/api/courses/:courseId/sections/:sectionId',
     {
-      config: courseEdit,
+      config: courseEdit(),
       schema: {
         summary: 'Rename a section',
         params: SectionParams,
@@ -182,7 +186,7 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
   app.delete(
     '/api/courses/:courseId/sections/:sectionId',
     {
-      config: courseEdit,
+      config: courseEdit({ 204: 'Deleted, with its lessons and their files.' }),
       schema: { summary: 'Delete a section and its lessons', params: SectionParams },
     },
     async (request, reply) => {
@@ -202,7 +206,12 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
   app.put(
     '/api/courses/:courseId/outline',
     {
-      config: courseEdit,
+      config: courseEdit({
+        400: [
+          'The order must name each section of the course exactly once.',
+          'The order must name each lesson of the course exactly once.',
+        ],
+      }),
       schema: {
         summary: 'Reorder the whole outline (sections, and lessons within and across sections)',
         params: CourseParams,
@@ -250,7 +259,10 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
   app.post(
     '/api/courses/:courseId/lessons',
     {
-      config: courseEdit,
+      config: courseEdit({
+        400: ['There is no such section in this course.'],
+        409: [LIMITS.lessons],
+      }),
       schema: {
         summary: 'Add a lesson at the end of a section',
         params: CourseParams,
@@ -298,6 +310,7 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
     {
       config: {
         access: { permissions: ['course.view'], scope: { type: 'course', param: 'courseId' } },
+        responses: { 403: ['Enrol in this course to open its lessons.'] },
       },
       schema: {
         summary: 'Read a lesson (participants; records it as the learner’s last lesson)',
@@ -333,7 +346,7 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
   app.patch(
     '/api/courses/:courseId/lessons/:lessonId',
     {
-      config: courseEdit,
+      config: courseEdit(),
       schema: {
         summary: 'Change a lesson',
         params: LessonParams,
@@ -377,7 +390,7 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
   app.delete(
     '/api/courses/:courseId/lessons/:lessonId',
     {
-      config: courseEdit,
+      config: courseEdit({ 204: 'Deleted, with its files.' }),
       schema: { summary: 'Delete a lesson', params: LessonParams },
     },
     async (request, reply) => {
@@ -399,6 +412,7 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
     {
       config: {
         access: { permissions: ['course.view'], scope: { type: 'course', param: 'courseId' } },
+        responses: { 403: ['Only enrolled learners record progress.'] },
       },
       schema: {
         summary: 'Mark a lesson complete or not (enrolled learners)',

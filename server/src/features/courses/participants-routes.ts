@@ -15,6 +15,7 @@ import {
   type AccessSubject,
 } from '@learning-hub/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { RouteResponses } from '../../plugins/openapi';
 import { z } from 'zod';
 import { listContextMembers } from '../../access/access-repository';
 import { enrolmentKeyThrottleKeys, releaseAttempt, reserveAttempt } from '../../auth/throttle';
@@ -43,9 +44,19 @@ import {
 const inCourse = (
   permission:
     'course.enroll' | 'course.unenroll' | 'course.view_participants' | 'course.manage_participants',
+  responses: RouteResponses = {},
 ) => ({
   access: { permissions: [permission], scope: { type: 'course' as const, param: 'courseId' } },
+  responses,
 });
+
+const ARCHIVED = 'This course is archived; restore it to make changes.';
+/** Changing a person's course roles (API description): the grant rules say why not. */
+const PARTICIPANT_REFUSALS = {
+  403: ['The grant rules refuse the change (the message gives the rule).'],
+  404: ['User not found', 'This person is not a participant of this course.'],
+  409: [ARCHIVED, 'This account is deactivated.'],
+};
 
 const CandidateQuerySchema = z.object({ search: z.string().trim().max(100).optional() });
 const CandidateListSchema = z.object({
@@ -95,7 +106,17 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
   app.post(
     '/api/courses/:courseId/enrolment',
     {
-      config: inCourse('course.enroll'),
+      config: inCourse('course.enroll', {
+        403: [ENROL_REFUSAL.blocked, ENROL_REFUSAL.manual, ENROL_REFUSAL.wrongKey],
+        409: [
+          ENROL_REFUSAL.teaching,
+          ENROL_REFUSAL.notOpen,
+          ENROL_REFUSAL.notStarted,
+          ENROL_REFUSAL.closed,
+          ENROL_REFUSAL.full,
+        ],
+        429: ['Too many wrong enrolment keys. Try again in <n> seconds. (`RATE_LIMITED`)'],
+      }),
       schema: {
         summary: 'Enrol oneself (open courses, or key courses with the key)',
         description:
@@ -152,7 +173,7 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
   app.delete(
     '/api/courses/:courseId/enrolment',
     {
-      config: inCourse('course.unenroll'),
+      config: inCourse('course.unenroll', { 204: 'Unenrolled.' }),
       schema: { summary: 'Unenrol oneself (the other course roles stay)', params: CourseParams },
     },
     async (request, reply) => {
@@ -209,7 +230,10 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
   app.put(
     '/api/courses/:courseId/participants/:userId',
     {
-      config: inCourse('course.manage_participants'),
+      config: inCourse('course.manage_participants', {
+        ...PARTICIPANT_REFUSALS,
+        400: ['The end must be in the future.'],
+      }),
       schema: {
         summary: 'Set a person’s course roles and when they end',
         params: ParticipantParams,
@@ -221,7 +245,7 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
       const at = now();
       const { course, user } = await visibleCourse(app, db, request, request.params.courseId, at);
       if (course.state === 'archived') {
-        throw new AppError('CONFLICT', 'This course is archived; restore it to make changes.');
+        throw new AppError('CONFLICT', ARCHIVED);
       }
       const target = await findUserById(db, request.params.userId);
       if (!target) throw new AppError('NOT_FOUND', 'User not found');
@@ -248,14 +272,17 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
   app.delete(
     '/api/courses/:courseId/participants/:userId',
     {
-      config: inCourse('course.manage_participants'),
+      config: inCourse('course.manage_participants', {
+        ...PARTICIPANT_REFUSALS,
+        204: 'Removed from the course.',
+      }),
       schema: { summary: 'Remove a person from the course', params: ParticipantParams },
     },
     async (request, reply) => {
       const at = now();
       const { course, user } = await visibleCourse(app, db, request, request.params.courseId, at);
       if (course.state === 'archived') {
-        throw new AppError('CONFLICT', 'This course is archived; restore it to make changes.');
+        throw new AppError('CONFLICT', ARCHIVED);
       }
       const target = await findUserById(db, request.params.userId);
       if (!target) throw new AppError('NOT_FOUND', 'User not found');

@@ -19,6 +19,7 @@ import { courseAccess } from '../../courses/course-access';
 import { findCourseRecord, listCataloguePage } from '../../courses/course-repository';
 import {
   COURSE_COVER,
+  COURSE_MESSAGES as M,
   copyCourseFor,
   createCourseFor,
   deleteCourseFully,
@@ -36,6 +37,18 @@ import {
   visibleCourse,
   type CourseRouteOptions,
 } from './shared';
+
+/** The refusals of a course's settings (API description). */
+const SETTINGS_REFUSALS = {
+  400: [
+    M.keyNeeded,
+    M.noDepartment,
+    M.endBeforeStart,
+    'The cover must be an image (PNG, JPEG, WebP or GIF).',
+  ],
+  404: ['File not found (the cover names no upload of the user’s).'],
+  409: [M.codeTaken, 'This file is already attached to something else.'],
+};
 
 const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db, now }) => {
   // Who may open the files of a course's cover and summary, and of its lessons.
@@ -92,7 +105,10 @@ const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db
   app.post(
     '/api/courses',
     {
-      config: { access: { permissions: ['course.create'], roles: ['instructor', 'admin'] } },
+      config: {
+        access: { permissions: ['course.create'], roles: ['instructor', 'admin'] },
+        responses: SETTINGS_REFUSALS,
+      },
       schema: {
         summary: 'Create a course (a draft; the creator becomes its instructor)',
         body: CourseCreateSchema,
@@ -137,6 +153,16 @@ const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db
     {
       config: {
         access: { permissions: ['course.edit'], scope: { type: 'course', param: 'courseId' } },
+        responses: {
+          ...SETTINGS_REFUSALS,
+          409: [
+            ...SETTINGS_REFUSALS[409],
+            M.stale,
+            M.archived,
+            M.needsLesson,
+            'A <state> course cannot become <state>.',
+          ],
+        },
       },
       schema: {
         summary: 'Change a course, publish, archive or restore it (409 on a stale revision)',
@@ -172,6 +198,7 @@ const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db
     {
       config: {
         access: { permissions: ['course.delete'], scope: { type: 'course', param: 'courseId' } },
+        responses: { 204: 'Deleted, with its files.', 409: [M.hasWork] },
       },
       schema: {
         summary: 'Delete a course (409 when it has submissions or grades: archive it instead)',
@@ -197,6 +224,7 @@ const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db
           roles: ['instructor', 'admin'],
           scope: { type: 'course', param: 'courseId' },
         },
+        responses: { 409: [M.codeTaken] },
       },
       schema: {
         summary: 'Copy a course into a new draft with its structure, lessons and assignments',

@@ -49,6 +49,23 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
+/** What a download answers (API description). */
+const DOWNLOAD_ANSWERS = {
+  200: {
+    description: 'The file, with its stored type, `Content-Disposition` and ETag (its SHA-256).',
+    content: '*/*',
+    headers: { etag: 'The SHA-256 of the content.', 'content-disposition': 'inline or attachment' },
+  },
+  206: {
+    description: 'The requested range of the file (`Range: bytes=…`).',
+    content: '*/*',
+    headers: { 'content-range': '`bytes <start>-<end>/<size>`' },
+  },
+  304: 'Not modified: `If-None-Match` names the current ETag.',
+  403: ['You may not open this file.'],
+  416: ['The requested range is not within the file (<size> bytes).'],
+} as const;
+
 const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: number }> = async (
   app,
   { files, maxUploadBytes },
@@ -69,7 +86,26 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
   app.post(
     '/api/files',
     {
-      config: { access: {} },
+      config: {
+        access: {},
+        requestBody: {
+          contentType: 'multipart/form-data',
+          description: 'One file part (other small form fields are ignored).',
+          schema: {
+            type: 'object',
+            required: ['file'],
+            properties: { file: { type: 'string', format: 'binary' } },
+          },
+        },
+        responses: {
+          400: [
+            'The request has no file part.',
+            'The upload is not valid multipart/form-data (no boundary, or the body ended early).',
+          ],
+          413: ['The file is over the upload limit, UPLOAD_MAX_BYTES (`FILE_TOO_LARGE`).'],
+          415: ['Send the file as multipart/form-data with one file part.'],
+        },
+      },
       schema: {
         description:
           'Upload one file (multipart/form-data, one file part). Streams into storage; the type ' +
@@ -126,7 +162,7 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
   app.get(
     '/api/files/:fileId',
     {
-      config: { access: { allowSignedUrl: true } },
+      config: { access: { allowSignedUrl: true }, responses: DOWNLOAD_ANSWERS },
       // Sent as stored: ranges, the length and the ETag describe these bytes (plugins/compression.ts).
       compress: false,
       schema: {
@@ -155,7 +191,15 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
   app.get(
     '/api/files/:fileId/thumbnail',
     {
-      config: { access: { allowSignedUrl: true } },
+      config: {
+        access: { allowSignedUrl: true },
+        responses: {
+          ...DOWNLOAD_ANSWERS,
+          200: { ...DOWNLOAD_ANSWERS[200], content: 'image/webp' },
+          206: { ...DOWNLOAD_ANSWERS[206], content: 'image/webp' },
+          404: ['This file has no thumbnail.'],
+        },
+      },
       // Sent as stored: ranges, the length and the ETag describe these bytes (plugins/compression.ts).
       compress: false,
       schema: {
@@ -180,7 +224,13 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
   app.delete(
     '/api/files/:fileId',
     {
-      config: { access: {} },
+      config: {
+        access: {},
+        responses: {
+          204: 'Deleted.',
+          409: ['This file is attached; remove it from where it is used instead.'],
+        },
+      },
       schema: {
         description: 'Delete one’s own upload that is not attached to anything yet.',
         params: FileParamsSchema,

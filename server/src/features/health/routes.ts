@@ -5,16 +5,34 @@
  */
 import { AppError } from '@learning-hub/core';
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
 import { isDatabaseReachable, type Db } from '../../db';
 
 const healthRoutes: FastifyPluginAsync<{ db: Db }> = async (app, { db }) => {
-  app.get('/healthz', { config: { access: { public: true } } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { config: { access: { public: true } } }, async () => {
-    if (!(await isDatabaseReachable(db))) {
-      throw new AppError('SERVICE_UNAVAILABLE', 'The database is not reachable.');
-    }
-    return { status: 'ready' };
-  });
+  app.get(
+    '/healthz',
+    {
+      config: { access: { public: true } },
+      schema: { response: { 200: z.object({ status: z.literal('ok') }) } },
+    },
+    async () => ({ status: 'ok' }),
+  );
+  app.get(
+    '/readyz',
+    {
+      config: {
+        access: { public: true },
+        responses: { 503: ['The database is not reachable.'] },
+      },
+      schema: { response: { 200: z.object({ status: z.literal('ready') }) } },
+    },
+    async () => {
+      if (!(await isDatabaseReachable(db))) {
+        throw new AppError('SERVICE_UNAVAILABLE', 'The database is not reachable.');
+      }
+      return { status: 'ready' };
+    },
+  );
 };
 
 export default healthRoutes;

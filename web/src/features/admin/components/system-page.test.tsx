@@ -70,6 +70,7 @@ describe('admin: system', () => {
           database: 'postgres',
           uptimeSeconds: 3 * 86_400 + 4 * 3600 + 5 * 60 + 6,
           startedAt: '2026-11-20T08:00:00.000Z',
+          apiReferenceUrl: '/api/docs?exp=1&sid=s&sig=x',
         },
       },
     });
@@ -82,6 +83,10 @@ describe('admin: system', () => {
     expect(row('Platform')).toHaveTextContent('linux (x64)');
     expect(row('Database')).toHaveTextContent('PostgreSQL');
     expect(row('Uptime')).toHaveTextContent('3 d 4 h 5 min');
+    expect(within(row('API')).getByRole('link', { name: 'API reference' })).toHaveAttribute(
+      'href',
+      '/api/docs?exp=1&sid=s&sig=x',
+    );
     const nav = screen.getByRole('navigation', { name: 'Admin settings' });
     expect(within(nav).getByRole('link', { name: 'System' })).toHaveAttribute(
       'aria-current',

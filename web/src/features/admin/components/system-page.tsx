@@ -1,5 +1,5 @@
 import type { SystemInfo } from '@learning-hub/core';
-import { Alert, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { formatDateTime } from '../../../lib/format';
 import { useSystemInfo } from '../api/system-api';
 import { errorMessage } from '../utils/notify';
@@ -62,6 +62,19 @@ export function SystemPage() {
                 <Table.Td>
                   {formatUptime(system.data.uptimeSeconds)} (since{' '}
                   {formatDateTime(system.data.startedAt)})
+                </Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Th scope="row">API</Table.Th>
+                <Table.Td>
+                  {/* A link signed for this session: a new tab cannot send the bearer token. */}
+                  <Anchor href={system.data.apiReferenceUrl} target="_blank" rel="noopener">
+                    API reference
+                  </Anchor>
+                  <Text span c="dimmed" size="sm">
+                    {' '}
+                    (OpenAPI 3.1)
+                  </Text>
                 </Table.Td>
               </Table.Tr>
             </Table.Tbody>
