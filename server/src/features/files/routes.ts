@@ -102,8 +102,14 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
             'The request has no file part.',
             'The upload is not valid multipart/form-data (no boundary, or the body ended early).',
           ],
-          413: ['The file is over the upload limit, UPLOAD_MAX_BYTES (`FILE_TOO_LARGE`).'],
+          413: [
+            'The file is over the upload limit, UPLOAD_MAX_BYTES (`FILE_TOO_LARGE`).',
+            'The file does not fit in the bytes the person may keep unattached, or store in all (`UPLOAD_QUOTA_EXCEEDED`).',
+          ],
           415: ['Send the file as multipart/form-data with one file part.'],
+          429: [
+            'Too many uploads: at most <n> files in <window>. Try again in <n> seconds. (`RATE_LIMITED`, with Retry-After)',
+          ],
         },
       },
       schema: {
