@@ -171,7 +171,27 @@ describe('course page', () => {
     expect(screen.queryByRole('tab', { name: 'Participants' })).not.toBeInTheDocument();
   });
 
-  it("shows the server's message for a course that cannot be opened", async () => {
+  it("sends a viewer the server refuses the course to home, with the server's reason", async () => {
+    signedInAs(student, {
+      [COURSE]: {
+        status: 403,
+        body: {
+          code: 'FORBIDDEN',
+          message: 'Only people who edit this course can see it while it is a draft.',
+        },
+      },
+    });
+    const { router } = renderApp('/classroom/course-1');
+    await findHeading('Welcome, Sam');
+    expect(router.state.location.pathname).toBe('/');
+    expect(
+      screen.getByText(
+        'You do not have access to this course: Only people who edit this course can see it while it is a draft.',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it("shows the server's message for a course that does not exist", async () => {
     signedInAs(student, {
       [COURSE]: { status: 404, body: { code: 'NOT_FOUND', message: 'Course not found' } },
     });

@@ -18,7 +18,9 @@ import {
 } from '@mantine/core';
 import { IconArrowRight, IconEdit } from '@tabler/icons-react';
 import { Link, useParams, useSearchParams } from 'react-router';
+import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
 import { RichTextView } from '../../../components/rich-text/rich-text-view';
+import { forbiddenReason } from '../../../lib/access-denial';
 import { useCourse } from '../../../lib/classroom/courses-api';
 import {
   COURSE_STATE_COLORS,
@@ -160,6 +162,8 @@ export function CoursePage() {
   const [params, setParams] = useSearchParams();
 
   if (course.isPending) return <Loader aria-label="Loading the course" />;
+  const refused = forbiddenReason(course.error);
+  if (refused) return <AccessDeniedRedirect page="this course" reason={refused} />;
   if (course.isError) {
     return (
       <Stack gap="md">
