@@ -30,7 +30,7 @@ import {
   lessonPath,
   progressText,
 } from '../../../lib/classroom/course-format';
-import { CourseAssignments } from './course-assignments';
+import { CourseAssignments } from '../../../components/course-assignments';
 import { CourseGradebook } from './course-gradebook';
 import { CourseOutline } from './course-outline';
 import { EnrolControls } from './enrol-controls';
