@@ -233,8 +233,13 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
     expect(published).toMatchObject({ state: 'published', revision: 2 });
     expect(published.publishedAt).toBe(new Date(ctx.clock.now()).toISOString());
 
+    expect(published.viewer).toMatchObject({ canEdit: true, canRestore: false });
     const archived = await priya.patch(url, { state: 'archived' });
-    expect(archived.json().state).toBe('archived');
+    // Read-only now, but its editors may restore it (the creator offers Restore).
+    expect(archived.json()).toMatchObject({
+      state: 'archived',
+      viewer: { canEdit: false, canRestore: true },
+    });
     const locked = await priya.patch(url, { title: 'Changed' });
     expect(locked.statusCode).toBe(409);
     expect(locked.json().message).toBe('This course is archived; restore it to make changes.');

@@ -163,6 +163,24 @@ describe('course page', () => {
     expect(screen.getByRole('heading', { level: 3, name: '1. Basics' })).toBeInTheDocument();
   });
 
+  it('leads the editor of an archived course to the creator to restore it', async () => {
+    signedInAs(instructor, {
+      [COURSE]: {
+        body: buildCourseDetail({
+          state: 'archived',
+          viewer: teacherViewer({ canEdit: false, canRestore: true }),
+        }),
+      },
+    });
+    renderApp('/classroom/course-1');
+    await findHeading('Fibre testing with an OTDR');
+    expect(screen.queryByRole('link', { name: 'Edit course' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Restore course' })).toHaveAttribute(
+      'href',
+      '/course-creator?course=course-1',
+    );
+  });
+
   it('falls back to the outline for a tab the viewer does not have', async () => {
     signedInAs(student, { [COURSE]: { body: buildCourseDetail() } });
     renderApp('/classroom/course-1?tab=participants');

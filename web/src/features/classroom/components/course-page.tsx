@@ -137,14 +137,14 @@ function CourseHeader({ course }: { course: CourseDetail }) {
                 {course.lastLessonId ? 'Continue' : 'Start'}
               </Button>
             )}
-            {viewer.canEdit && (
+            {(viewer.canEdit || viewer.canRestore) && (
               <Button
                 component={Link}
                 to={`/course-creator?course=${encodeURIComponent(course.id)}`}
                 variant="default"
                 leftSection={<IconEdit size={16} aria-hidden="true" />}
               >
-                Edit course
+                {viewer.canEdit ? 'Edit course' : 'Restore course'}
               </Button>
             )}
           </Group>
