@@ -24,7 +24,11 @@ import { useBlocker, useSearchParams } from 'react-router';
 import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
 import { CourseAssignments } from '../../../components/course-assignments';
 import { forbiddenReason } from '../../../lib/access-denial';
-import { coursePath } from '../../../lib/classroom/course-format';
+import {
+  COURSE_STATE_COLORS,
+  COURSE_STATE_LABELS,
+  coursePath,
+} from '../../../lib/classroom/course-format';
 import { useCourse, useCreateCourse, useUpdateCourse } from '../../../lib/classroom/courses-api';
 import {
   BasicsForm,
@@ -205,7 +209,9 @@ function CourseHeading({ course }: { course: CourseDetail }) {
       <Text fw={600}>
         {course.code} · {course.title}
       </Text>
-      <Badge variant="light">{course.state}</Badge>
+      <Badge variant="light" color={COURSE_STATE_COLORS[course.state]}>
+        {COURSE_STATE_LABELS[course.state]}
+      </Badge>
     </Group>
   );
 }

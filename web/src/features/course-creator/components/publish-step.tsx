@@ -24,7 +24,11 @@ import { IconArrowRight, IconCheck, IconX } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { RichTextView } from '../../../components/rich-text/rich-text-view';
-import { coursePath } from '../../../lib/classroom/course-format';
+import {
+  COURSE_STATE_COLORS,
+  COURSE_STATE_LABELS,
+  coursePath,
+} from '../../../lib/classroom/course-format';
 import { useCopyCourse } from '../../../lib/classroom/courses-api';
 import { useLessons } from '../api/creator-api';
 import { outlineFromSections } from './outline-order';
@@ -58,12 +62,6 @@ export function publishChecklist(course: CourseDetail, unsaved: boolean): CheckI
     { label: 'All changes are saved', done: !unsaved, required: true },
   ];
 }
-
-const STATE_LABEL: Record<CourseState, string> = {
-  draft: 'Draft',
-  published: 'Published',
-  archived: 'Archived',
-};
 
 export function PublishStep({
   course,
@@ -107,13 +105,8 @@ export function PublishStep({
       <Title order={2}>Publish</Title>
       <Group gap="xs">
         <Text>State:</Text>
-        <Badge
-          variant="light"
-          color={
-            course.state === 'published' ? 'green' : course.state === 'archived' ? 'gray' : 'yellow'
-          }
-        >
-          {STATE_LABEL[course.state]}
+        <Badge variant="light" color={COURSE_STATE_COLORS[course.state]}>
+          {COURSE_STATE_LABELS[course.state]}
         </Badge>
       </Group>
       <section aria-labelledby="checklist-heading">
