@@ -30,10 +30,12 @@ export interface RouteDef {
   title: string;
   /** `public` routes need no sign-in; all others need a signed-in user. */
   access: 'public' | 'authenticated';
+  /**
+   * What a signed-in user needs. One lacking it is sent to `/`, which says which page was refused
+   * and why (the web route guard; docs/spec-readings.md, "Access denials").
+   */
   requirement?: AccessRequirement;
   scope?: RouteScope;
-  /** What a signed-in user lacking the requirement sees: a redirect to `/` (default) or the panel. */
-  onDenied?: 'redirect' | 'panel';
   /** True once the page is a real feature; false shows the "not available yet" notice. */
   built: boolean;
 }
@@ -44,7 +46,6 @@ const admin = (path: string, title: string): RouteDef => ({
   title,
   access: 'authenticated',
   requirement: ADMIN_ONLY,
-  onDenied: 'panel',
   built: false,
 });
 
@@ -118,7 +119,7 @@ export const ROUTES: readonly RouteDef[] = [
     requirement: { permissions: ['course.create'], roles: ['instructor', 'admin'] },
     built: true,
   })),
-  { ...admin('/admin', 'Admin Settings'), onDenied: 'redirect', built: true },
+  { ...admin('/admin', 'Admin Settings'), built: true },
   { ...admin('/admin-test', 'Permission Simulator'), built: true },
   admin('/wiki-test', 'Wiki Test'),
   admin('/rich-text-diagnostics', 'Rich Text Diagnostics'),

@@ -151,9 +151,45 @@ test('admin: the admin area is closed to instructors, every sub-page included', 
   for (const path of ['/admin', '/admin/roles', '/admin/audit', '/admin/checks']) {
     await page.goto(path);
     await expect(page).toHaveURL('/');
+    await expect(
+      page.getByRole('alert').filter({
+        hasText:
+          'You do not have access to Admin Settings: Missing required permission: system.admin',
+      }),
+    ).toBeVisible();
   }
   const api = await page.request.get('/api/admin/users');
   expect(api.status()).toBe(401);
+});
+
+test('admin: permission checks say Allowed and Denied in full, on a phone too', async ({
+  page,
+}) => {
+  // A denial, whose reason makes its row's last column long (the student may not list users).
+  const student = await page.request.post('/api/auth/local', {
+    data: { username: 'student', password: 'student-demo-pass' },
+  });
+  const { token } = (await student.json()) as { token: string };
+  const denied = await page.request.get('/api/admin/users', {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(denied.status()).toBe(403);
+
+  await page.setViewportSize({ width: 375, height: 800 });
+  await signInAsRole(page, 'admin');
+  await page.goto('/admin/checks');
+  const table = page.getByRole('table', { name: 'Permission checks' });
+  await expect(table.getByText('Denied', { exact: true }).first()).toBeVisible();
+  await expect(table.getByText('Allowed', { exact: true }).first()).toBeVisible();
+  // No result badge is clipped to its first letter.
+  const clipped = await table
+    .locator('.mantine-Badge-label')
+    .evaluateAll((labels) =>
+      labels
+        .filter((l) => l.scrollWidth > l.clientWidth + 1)
+        .map((l) => `${l.textContent} (${l.clientWidth}px of ${l.scrollWidth}px)`),
+    );
+  expect(clipped).toEqual([]);
 });
 
 test('a11y: the admin area pages', async ({ page }) => {

@@ -198,6 +198,11 @@ test('classroom a11y: the course creator, every step and its dialogs', async ({
   await shot(page, 'creator-lessons-desktop');
 
   await page.getByRole('button', { name: 'Next step' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Assignments' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Assignments' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+
+  await page.getByRole('button', { name: 'Next step' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Publish' })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
   await page.getByRole('button', { name: 'Preview as a student' }).click();

@@ -30,7 +30,7 @@ async function typeRichText(page: Page, label: string, text: string) {
   await expect(box).toContainText(text);
 }
 
-test('classroom: an instructor builds a course in the creator, adds a PDF assignment and publishes it', async ({
+test('classroom: an instructor builds a course in the creator, with a PDF assignment, publishes it and opens it', async ({
   page,
   request,
 }) => {
@@ -50,6 +50,8 @@ test('classroom: an instructor builds a course in the creator, adds a PDF assign
   await page.getByRole('button', { name: 'Create draft' }).click();
   await expect(page).toHaveURL(/\/course\/create\?course=/);
   const courseId = new URL(page.url()).searchParams.get('course')!;
+  const slug = code.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  expect(courseId).toBe(slug);
   await expect(page.getByText(`${code} · ${title}`)).toBeVisible();
 
   // Structure: two sections, a lesson in each.
@@ -104,16 +106,10 @@ test('classroom: an instructor builds a course in the creator, adds a PDF assign
   await expect(page).toHaveURL(/course=/);
   await expect(page.getByRole('status').filter({ hasText: /^Saved$/ })).toBeVisible();
 
-  // Publish.
+  // Assignments, in the creator with the course page's own editor: PDF files only.
   await page.getByRole('button', { name: 'Next step' }).click();
-  await expect(page.getByRole('heading', { level: 2, name: 'Publish' })).toBeVisible();
-  await expect(page.getByText('Has at least one lesson: done')).toBeVisible();
-  await page.getByRole('button', { name: 'Publish', exact: true }).click();
-  await expect(page.getByRole('button', { name: 'Unpublish' })).toBeVisible();
-  await shot(page, 'creator-publish-desktop');
-
-  // The assignment, from the course page's Assignments tab: PDF files only.
-  await page.goto(`/classroom/${courseId}?tab=assignments`);
+  await expect(page.getByRole('heading', { level: 2, name: 'Assignments' })).toBeVisible();
+  await expect(page.getByText('No assignments yet.')).toBeVisible();
   await page.getByRole('button', { name: 'New assignment' }).click();
   const editor = page.getByRole('dialog', { name: 'New assignment' });
   await editor.getByRole('textbox', { name: 'Title' }).fill('Cold-weather splice report');
@@ -123,6 +119,23 @@ test('classroom: an instructor builds a course in the creator, adds a PDF assign
   await expectNoSeriousA11yViolations(page);
   await editor.getByRole('button', { name: 'Create assignment' }).click();
   await expect(editor).toBeHidden();
+  await expect(page.getByRole('link', { name: 'Cold-weather splice report' })).toBeVisible();
+
+  // Publish: a draft is not offered Archive; once published, the course page is.
+  await page.getByRole('button', { name: 'Next step' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Publish' })).toBeVisible();
+  await expect(page.getByText('Has at least one lesson: done')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Archive' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Unpublish' })).toBeVisible();
+  const viewCourse = page.getByRole('link', { name: 'View course' });
+  await expect(viewCourse).toBeFocused();
+  await shot(page, 'creator-publish-desktop');
+  await viewCourse.click();
+  // The course's address is its code, readable.
+  await expect(page).toHaveURL(`/classroom/${slug}`);
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await page.getByRole('tab', { name: 'Assignments' }).click();
   await expect(page.getByRole('link', { name: 'Cold-weather splice report' })).toBeVisible();
 
   const { assignments } = await api.get<{ assignments: AssignmentDetail[] }>(

@@ -68,7 +68,10 @@ export const CourseViewerSchema = z.object({
   /** Why self-enrolment is not possible now, in words; null when canEnrol or already enrolled. */
   enrolBlockedReason: z.string().nullable(),
   canUnenrol: z.boolean(),
+  /** May change the course now: course.edit there, and it is not archived. */
   canEdit: z.boolean(),
+  /** May restore it: it is archived and the viewer holds course.edit there. */
+  canRestore: z.boolean(),
   canViewParticipants: z.boolean(),
   canManageParticipants: z.boolean(),
   canCreateAssignments: z.boolean(),

@@ -126,6 +126,7 @@ export function viewerFlags(
     enrolBlockedReason: a.enrolled || enrol.allowed ? null : enrol.reason,
     canUnenrol: a.enrolled && a.can('course.unenroll'),
     canEdit: a.canEdit,
+    canRestore: a.editor && course.state === 'archived',
     canViewParticipants: a.canSee && a.can('course.view_participants'),
     canManageParticipants: open && a.canSee && a.can('course.manage_participants'),
     canCreateAssignments: open && teach('assignment.create'),

@@ -297,7 +297,6 @@ export async function countEnrolledExcept(
 
 /** The fields of a new course. */
 export interface NewCourse {
-  id: string;
   code: string;
   title: string;
   description: string;
@@ -313,12 +312,42 @@ export interface NewCourse {
   state: CourseState;
 }
 
-/** Inserts a course (a unique violation on `code` is the caller's 409). */
-export async function createCourse(db: Db, course: NewCourse, at: string): Promise<void> {
-  await db
+/**
+ * The first id of `slug`, `slug-2`, `slug-3`, … that no course has, as one expression the insert
+ * evaluates: a recursive walk that goes on while the id it reached is taken. Decided by the
+ * statement that writes the row, so nothing can take the id between a read and the write on
+ * SQLite (one writer); on PostgreSQL two inserts running at once may both reach the same id, and
+ * the primary key refuses the second (isCourseIdTaken), which the caller retries.
+ */
+function firstFreeCourseId(slug: string) {
+  return sql<string>`(
+    with recursive candidate(n, id) as (
+      select 1, cast(${slug} as text)
+      union all
+      select n + 1, cast(${slug} as text) || '-' || cast(n + 1 as text)
+      from candidate
+      where exists (select 1 from courses where courses.id = candidate.id)
+    )
+    select id from candidate
+    where not exists (select 1 from courses where courses.id = candidate.id)
+  )`;
+}
+
+/**
+ * Inserts a course whose id is its readable `slug` (`osp-150`), or that slug with the first free
+ * suffix (`osp-150-2`), and returns the id. A unique violation on `code` is the caller's 409; one
+ * on the id (a concurrent insert took it first, PostgreSQL) is the caller's to retry.
+ */
+export async function createCourse(
+  db: Db,
+  slug: string,
+  course: NewCourse,
+  at: string,
+): Promise<string> {
+  const row = await db
     .insertInto('courses')
     .values({
-      id: course.id,
+      id: firstFreeCourseId(slug),
       code: course.code,
       title: course.title,
       description: course.description,
@@ -337,7 +366,9 @@ export async function createCourse(db: Db, course: NewCourse, at: string): Promi
       published_at: course.state === 'published' ? at : null,
       revision: 0,
     })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /** A bare published course (tests, the demo seed, directory-mapped contexts). */

@@ -13,7 +13,7 @@ import {
 } from '@learning-hub/core';
 import { deleteAssignment, recordAccessAudit, upsertAssignment } from '../access/access-repository';
 import type { Db } from '../db';
-import { isUniqueViolation } from '../db/errors';
+import { isPrimaryKeyViolation, isUniqueViolation } from '../db/errors';
 import { sortableId } from '../lib/ids';
 import {
   mapFileReferences,
@@ -61,7 +61,45 @@ export const COURSE_MESSAGES = {
   endBeforeStart: 'The end date must be after the start date.',
   keyNeeded: 'Enter an enrolment key, or choose another way to enrol.',
   noDepartment: 'There is no such department.',
+  draftNotArchived:
+    'Only a published course can be archived: publish it first, or delete the draft.',
 } as const;
+
+/**
+ * A new course's id: its code in lower case, every run of other characters one `-`
+ * (`OSP_150` → `osp-150`), so that its address reads like the demo courses' (`/classroom/osp-150`).
+ * The insert adds the first free suffix (`-2`, `-3`, …) when another course has it
+ * (createCourse). Ids never change afterwards: a course keeps its address when its code changes,
+ * and courses made before keep theirs.
+ */
+export function courseSlug(code: string): string {
+  const slug = code
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .join('-');
+  return slug || 'course';
+}
+
+/** How often a create is tried again when a create running beside it took its id first. */
+const ID_ATTEMPTS = 10;
+
+/**
+ * Runs a transaction that creates a course, again when the course's id was taken by a create
+ * that committed meanwhile (PostgreSQL: both chose the same free id; the second insert waited for
+ * the first and was refused by the primary key). The next attempt sees that course and takes the
+ * next suffix.
+ */
+async function retryingTakenId<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt < ID_ATTEMPTS && isPrimaryKeyViolation(error, 'courses')) continue;
+      throw error;
+    }
+  }
+}
 
 /** File owner types of the classroom's course side. */
 export const COURSE_COVER = 'course-cover';
@@ -174,31 +212,34 @@ export async function createCourseFor(
   const cover = body.coverFileId ?? null;
   if (cover) await checkCoverUpload(files, user.id, cover, null);
   const summaryHtml = sanitizeRichText(body.summaryHtml ?? '');
-  const id = sortableId();
+  let id: string;
   try {
-    await db.transaction().execute(async (trx) => {
-      await createCourse(
-        trx,
-        {
-          id,
-          code: body.code,
-          title: body.title,
-          summaryHtml,
-          description: richTextToPlainText(summaryHtml).slice(0, 500).trim(),
-          departmentId,
-          enrolmentMode: mode,
-          enrolmentKey: key,
-          startsAt,
-          endsAt,
-          capacity: body.capacity ?? null,
-          coverFileId: cover,
-          createdBy: user.id,
-          state: 'draft',
-        },
-        at,
-      );
-      await makeInstructor(trx, id, actor, at);
-    });
+    id = await retryingTakenId(() =>
+      db.transaction().execute(async (trx) => {
+        const made = await createCourse(
+          trx,
+          courseSlug(body.code),
+          {
+            code: body.code,
+            title: body.title,
+            summaryHtml,
+            description: richTextToPlainText(summaryHtml).slice(0, 500).trim(),
+            departmentId,
+            enrolmentMode: mode,
+            enrolmentKey: key,
+            startsAt,
+            endsAt,
+            capacity: body.capacity ?? null,
+            coverFileId: cover,
+            createdBy: user.id,
+            state: 'draft',
+          },
+          at,
+        );
+        await makeInstructor(trx, made, actor, at);
+        return made;
+      }),
+    );
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('CONFLICT', COURSE_MESSAGES.codeTaken);
     throw error;
@@ -227,8 +268,13 @@ async function attachCover(
   }
 }
 
+/**
+ * The state changes a PATCH may make. A draft is published or deleted, never archived: archiving
+ * is how a course that ran leaves the catalogue while its participants keep reading it, and a
+ * draft has not run.
+ */
 const TRANSITIONS: Record<CourseState, readonly CourseState[]> = {
-  draft: ['draft', 'published', 'archived'],
+  draft: ['draft', 'published'],
   published: ['published', 'draft', 'archived'],
   archived: ['archived', 'draft', 'published'],
 };
@@ -256,6 +302,9 @@ export async function updateCourseFor(
   }
   if (revision !== undefined && revision !== course.revision) {
     throw new AppError('CONFLICT', COURSE_MESSAGES.stale);
+  }
+  if (state === 'archived' && course.state === 'draft') {
+    throw new AppError('CONFLICT', COURSE_MESSAGES.draftNotArchived);
   }
   if (state !== undefined && !TRANSITIONS[course.state].includes(state)) {
     throw new AppError('CONFLICT', `A ${course.state} course cannot become ${state}.`);
@@ -408,7 +457,6 @@ export async function copyCourseFor(
 ): Promise<CourseRecord> {
   const { source, actor } = input;
   const at = new Date(input.now).toISOString();
-  const id = sortableId();
   const [outline, lessons, assignments] = await Promise.all([
     loadOutline(db, source.id),
     listLessonsWithBodies(db, source.id),
@@ -417,56 +465,60 @@ export async function copyCourseFor(
   const sectionIds = new Map(outline.sections.map((s) => [s.id, sortableId()]));
   const lessonIds = new Map(lessons.map((l) => [l.id, sortableId()]));
   const assignmentIds = new Map(assignments.map((a) => [a.id, sortableId()]));
+  let id: string;
   try {
-    await db.transaction().execute(async (trx) => {
-      await createCourse(
-        trx,
-        {
-          id,
-          code: input.code,
-          title: input.title,
-          summaryHtml: source.summaryHtml,
-          description: source.description,
-          departmentId: source.departmentId,
-          enrolmentMode: source.enrolmentMode,
-          enrolmentKey: source.enrolmentKey,
-          startsAt: source.startsAt,
-          endsAt: source.endsAt,
-          capacity: source.capacity,
-          coverFileId: null,
-          createdBy: input.user.id,
-          state: 'draft',
-        },
-        at,
-      );
-      await insertStructure(
-        trx,
-        outline.sections.map((s) => ({
-          id: sectionIds.get(s.id) as string,
-          courseId: id,
-          title: s.title,
-          position: s.position,
-        })),
-        lessons.map((l) => ({
-          ...l,
-          id: lessonIds.get(l.id) as string,
-          courseId: id,
-          sectionId: sectionIds.get(l.sectionId) as string,
-        })),
-        at,
-      );
-      await insertAssignmentCopies(
-        trx,
-        assignments.map((a) => ({
-          ...a,
-          id: assignmentIds.get(a.id) as string,
-          course_id: id,
-          created_at: at,
-          updated_at: at,
-        })),
-      );
-      await makeInstructor(trx, id, actor, at);
-    });
+    id = await retryingTakenId(() =>
+      db.transaction().execute(async (trx) => {
+        const made = await createCourse(
+          trx,
+          courseSlug(input.code),
+          {
+            code: input.code,
+            title: input.title,
+            summaryHtml: source.summaryHtml,
+            description: source.description,
+            departmentId: source.departmentId,
+            enrolmentMode: source.enrolmentMode,
+            enrolmentKey: source.enrolmentKey,
+            startsAt: source.startsAt,
+            endsAt: source.endsAt,
+            capacity: source.capacity,
+            coverFileId: null,
+            createdBy: input.user.id,
+            state: 'draft',
+          },
+          at,
+        );
+        await insertStructure(
+          trx,
+          outline.sections.map((s) => ({
+            id: sectionIds.get(s.id) as string,
+            courseId: made,
+            title: s.title,
+            position: s.position,
+          })),
+          lessons.map((l) => ({
+            ...l,
+            id: lessonIds.get(l.id) as string,
+            courseId: made,
+            sectionId: sectionIds.get(l.sectionId) as string,
+          })),
+          at,
+        );
+        await insertAssignmentCopies(
+          trx,
+          assignments.map((a) => ({
+            ...a,
+            id: assignmentIds.get(a.id) as string,
+            course_id: made,
+            created_at: at,
+            updated_at: at,
+          })),
+        );
+        await makeInstructor(trx, made, actor, at);
+        return made;
+      }),
+    );
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('CONFLICT', COURSE_MESSAGES.codeTaken);
     throw error;

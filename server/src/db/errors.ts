@@ -13,3 +13,22 @@ export function isUniqueViolation(error: unknown): boolean {
     code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
   );
 }
+
+/**
+ * The primary key of `table` refused the write: a row with that id is already there (SQLite
+ * SQLITE_CONSTRAINT_PRIMARYKEY; PostgreSQL 23505 on `<table>_pkey`, the name it gives a primary
+ * key made with the table). Tells a lost race for an id from a clash on another unique column.
+ */
+export function isPrimaryKeyViolation(error: unknown, table: string): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, constraint, message } = error as {
+    code?: unknown;
+    constraint?: unknown;
+    message?: unknown;
+  };
+  if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    // 'UNIQUE constraint failed: courses.id'
+    return typeof message === 'string' && message.includes(` ${table}.`);
+  }
+  return code === '23505' && constraint === `${table}_pkey`;
+}

@@ -1,11 +1,14 @@
 import { ROUTES } from '@learning-hub/core';
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../test/fetch-mock';
 import { buildMe, buildUser } from '../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../test/render-app';
 
 const student = buildUser({ role: 'student' });
+const NOTICE = /^You do not have access to /;
+const findNotice = () => screen.findByText(NOTICE);
+const queryNotice = () => screen.queryByText(NOTICE);
 const admin = buildUser({ role: 'admin' });
 
 describe('route guard', () => {
@@ -52,34 +55,54 @@ describe('route guard', () => {
     expect(router.state.location.pathname).toBe('/');
   });
 
-  it('redirects a user lacking the requirement to /', async () => {
+  it('sends a user lacking the requirement home, saying which page and why, on every guarded route', async () => {
     signedInAs(student);
-    const { router } = renderApp('/admin');
+    const { router, user } = renderApp('/admin');
     await findHeading('Welcome, Sam');
+    expect(router.state.location.pathname).toBe('/');
+    expect(await findNotice()).toHaveTextContent(
+      'You do not have access to Admin Settings: Missing required permission: system.admin',
+    );
+    // One way everywhere: the course creator, the admin tools (no Access Denied panel) and the
+    // pages nested under /admin, whose guard is /admin's.
+    for (const [path, page, reason] of [
+      ['/course/create', 'Course Creator', 'Missing required permission: course.create'],
+      ['/admin-test', 'Permission Simulator', 'Missing required permission: system.admin'],
+      ['/auth-test', 'Authentication Test', 'Missing required permission: system.admin'],
+      ['/admin/audit', 'Admin Settings', 'Missing required permission: system.admin'],
+    ] as const) {
+      await act(() => router.navigate('/library'));
+      await findHeading('Library');
+      expect(queryNotice()).not.toBeInTheDocument();
+      await act(() => router.navigate(path));
+      await findHeading('Welcome, Sam');
+      expect(router.state.location.pathname).toBe('/');
+      expect(await findNotice()).toHaveTextContent(`You do not have access to ${page}: ${reason}`);
+      expect(screen.queryByRole('heading', { name: 'Access Denied' })).not.toBeInTheDocument();
+    }
+
+    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    await waitFor(() => expect(queryNotice()).not.toBeInTheDocument());
     expect(router.state.location.pathname).toBe('/');
   });
 
-  it('shows the Access Denied panel for routes that ask for it; Go Back goes home without history', async () => {
-    signedInAs(student);
-    const { router, user } = renderApp('/admin-test');
-    await findHeading('Access Denied');
-    expect(
-      screen.getByText('You do not have permission to access this resource.'),
-    ).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/admin-test');
-    await user.click(screen.getByRole('button', { name: 'Go Back' }));
+  it("gives the role check's reason when the permission is there but the role is not", async () => {
+    // A student granted course.create directly passes the creator's permission, not its role.
+    const trainer = buildUser({ role: 'student' });
+    signedInAs(trainer, {
+      'GET /api/auth/me': {
+        body: {
+          ...buildMe(trainer),
+          access: { ...buildMe(trainer).access, directPermissions: ['course.create'] },
+        },
+      },
+    });
+    const { router } = renderApp('/course-creator');
     await findHeading('Welcome, Sam');
     expect(router.state.location.pathname).toBe('/');
-  });
-
-  it('Go Back returns to the previous page', async () => {
-    signedInAs(student);
-    const { router, user } = renderApp('/library');
-    await findHeading('Library');
-    await router.navigate('/admin-test');
-    await findHeading('Access Denied');
-    await user.click(screen.getByRole('button', { name: 'Go Back' }));
-    await findHeading('Library');
+    expect(await findNotice()).toHaveTextContent(
+      'You do not have access to Course Creator: Required role: instructor or admin, but user has role: student',
+    );
   });
 
   it('lets an admin in', async () => {

@@ -4,7 +4,7 @@ import { Navigate, useLocation, useParams } from 'react-router';
 import { useAuth } from '../lib/auth/auth-context';
 import { useCan } from '../lib/auth/use-can';
 import { loginPathFor } from '../lib/safe-next';
-import { AccessDenied } from './access-denied';
+import { AccessDeniedRedirect } from '../components/access-denied-redirect';
 import { PageLoader } from '../components/page-loader';
 
 /** The only route a user who must change their password may open. */
@@ -13,6 +13,8 @@ export const PASSWORD_CHANGE_PATH = '/profile-settings';
 /**
  * The guard around every route of core's ROUTES (spec §2): sign-in first (remembering the page),
  * then the forced password change, then the route's requirement in its scope via core checkRoute.
+ * A user lacking it is sent to `/`, which says which page and why (lib/access-denial.ts): the
+ * same for every route, the pages nested under one included.
  */
 export function RouteGuard({ route, children }: { route: RouteDef; children: ReactNode }) {
   const auth = useAuth();
@@ -44,8 +46,7 @@ export function RouteGuard({ route, children }: { route: RouteDef; children: Rea
   }
   const decision = can.route(route, params);
   if (!decision.allowed) {
-    if (route.onDenied === 'panel') return <AccessDenied />;
-    return <Navigate to="/" replace />;
+    return <AccessDeniedRedirect page={route.title} reason={decision.reason} />;
   }
   return (
     <>

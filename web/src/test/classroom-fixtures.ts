@@ -17,6 +17,7 @@ export function buildViewer(overrides: Partial<CourseViewer> = {}): CourseViewer
     enrolBlockedReason: null,
     canUnenrol: false,
     canEdit: false,
+    canRestore: false,
     canViewParticipants: false,
     canManageParticipants: false,
     canCreateAssignments: false,

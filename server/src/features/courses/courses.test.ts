@@ -92,6 +92,68 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
     expect(student.json().message).toBe('Missing required permission: course.create');
   });
 
+  it('gives a new course a readable id from its code, with the first free suffix on a clash', async () => {
+    const priya = as(ctx, p.priya);
+    const first = (await priya.post('/api/courses', { code: 'OSP-150', title: 'Splicing' })).json();
+    expect(first.id).toBe('osp-150');
+    expect((await priya.get('/api/courses/osp-150')).json()).toMatchObject({ code: 'OSP-150' });
+    // Another code with the same slug (codes differ whatever their case; slugs need not).
+    const second = (await priya.post('/api/courses', { code: 'OSP_150', title: 'Again' })).json();
+    expect(second.id).toBe('osp-150-2');
+    // A code whose own slug is a taken suffix goes on to the next free one.
+    const third = (await priya.post('/api/courses', { code: 'osp.150-2', title: 'Third' })).json();
+    expect(third.id).toBe('osp-150-2-2');
+    // The id stays when the code changes, and a new course with the old code takes the next one.
+    const renamed = await priya.patch('/api/courses/osp-150', { code: 'OSP-151' });
+    expect(renamed.json()).toMatchObject({ id: 'osp-150', code: 'OSP-151' });
+    const reused = (await priya.post('/api/courses', { code: 'OSP-150', title: 'New' })).json();
+    expect(reused.id).toBe('osp-150-3');
+    // A copy is named after its own code.
+    const copy = await priya.post('/api/courses/osp-150/copy', { code: 'OSP-150.B', title: 'B' });
+    expect(copy.statusCode).toBe(201);
+    expect(copy.json().id).toBe('osp-150-b');
+    // Courses made before keep their ids (and so their links).
+    await insertCourse(
+      ctx.database.db,
+      {
+        id: '0190a1b2c3d4000000abcdef0123456789',
+        code: 'OLD-1',
+        title: 'Old',
+        description: '',
+        departmentId: null,
+      },
+      new Date(ctx.clock.now()).toISOString(),
+    );
+    const old = await priya.get('/api/courses/0190a1b2c3d4000000abcdef0123456789');
+    expect(old.json()).toMatchObject({ code: 'OLD-1' });
+  });
+
+  it('gives concurrent creates of one slug distinct readable ids', async () => {
+    const priya = as(ctx, p.priya);
+    const codes = ['NET-1', 'NET_1', 'NET.1', 'NET-1.', 'NET__1', 'NET-_1'];
+    const made = await Promise.all(
+      codes.map((code) => priya.post('/api/courses', { code, title: `Course ${code}` })),
+    );
+    expect(made.map((r) => r.statusCode)).toEqual(codes.map(() => 201));
+    const ids = made.map((r) => r.json().id as string);
+    expect([...ids].sort()).toEqual([
+      'net-1',
+      'net-1-2',
+      'net-1-3',
+      'net-1-4',
+      'net-1-5',
+      'net-1-6',
+    ]);
+    // Each id is the course of its own code, and its creator teaches it.
+    for (const [index, id] of ids.entries()) {
+      const course = (await priya.get(`/api/courses/${id}`)).json();
+      expect(course).toMatchObject({
+        code: codes[index],
+        viewer: { roles: ['course-instructor'] },
+      });
+    }
+  });
+
   it('shows drafts only to editors and published courses to everyone who may view', async () => {
     const priya = as(ctx, p.priya);
     const sam = as(ctx, p.sam);
@@ -160,12 +222,24 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
       'This course was changed by someone else. Reload to see their changes.',
     );
 
+    // A draft is published (or deleted), never archived.
+    const draftArchived = await priya.patch(url, { state: 'archived' });
+    expect(draftArchived.statusCode).toBe(409);
+    expect(draftArchived.json().message).toBe(
+      'Only a published course can be archived: publish it first, or delete the draft.',
+    );
+
     const published = (await priya.patch(url, { state: 'published' })).json();
     expect(published).toMatchObject({ state: 'published', revision: 2 });
     expect(published.publishedAt).toBe(new Date(ctx.clock.now()).toISOString());
 
+    expect(published.viewer).toMatchObject({ canEdit: true, canRestore: false });
     const archived = await priya.patch(url, { state: 'archived' });
-    expect(archived.json().state).toBe('archived');
+    // Read-only now, but its editors may restore it (the creator offers Restore).
+    expect(archived.json()).toMatchObject({
+      state: 'archived',
+      viewer: { canEdit: false, canRestore: true },
+    });
     const locked = await priya.patch(url, { title: 'Changed' });
     expect(locked.statusCode).toBe(409);
     expect(locked.json().message).toBe('This course is archived; restore it to make changes.');

@@ -17,6 +17,7 @@ import { lazy, Suspense, useState } from 'react';
 import { Link, Outlet, useNavigation } from 'react-router';
 import { useAuth } from '../../lib/auth/auth-context';
 import { useAuthConfig } from '../../lib/auth/auth-config';
+import { AccessNotice } from '../access-notice';
 
 const NAV_MENU_ID = 'main-navigation';
 
@@ -126,6 +127,7 @@ export function AppLayout() {
             overlayProps={{ blur: 1 }}
             loaderProps={{ 'aria-label': 'Loading page' }}
           />
+          <AccessNotice />
           <Outlet />
         </div>
       </AppShell.Main>

@@ -6,6 +6,7 @@ import {
   buildSubmission,
   stubLayoutForEditor,
 } from '../../../test/assignment-fixtures';
+import { buildCourseDetail } from '../../../test/classroom-fixtures';
 import { buildUser } from '../../../test/fixtures';
 import { formatDateTime } from '../../../lib/format';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
@@ -238,6 +239,27 @@ describe('classroom: an assignment for a learner', () => {
     ).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Save draft' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Submit' })).not.toBeInTheDocument();
+  });
+
+  it("sends a non-participant to the course's page, with the server's reason", async () => {
+    signedInAs(buildUser(), {
+      'GET /api/assignments/assignment-1': {
+        status: 403,
+        body: {
+          code: 'FORBIDDEN',
+          message: 'Only the participants of this course can open its assignments.',
+        },
+      },
+      'GET /api/courses/course-1': { body: buildCourseDetail() },
+    });
+    const { router } = renderApp(PATH);
+    await findHeading('Fibre testing with an OTDR');
+    expect(router.state.location.pathname).toBe('/classroom/course-1');
+    expect(
+      screen.getByText(
+        'You do not have access to this assignment: Only the participants of this course can open its assignments.',
+      ),
+    ).toBeInTheDocument();
   });
 
   it('refuses files of the wrong type before uploading them', async () => {

@@ -50,7 +50,9 @@ import {
 import { formatDateTime } from '../../../lib/format';
 import { discardUpload, uploadFile } from '../../../lib/upload';
 import { ConfirmModal } from '../../../components/confirm-modal';
-import { assignmentPath } from '../../../lib/classroom/course-format';
+import { assignmentPath, coursePath } from '../../../lib/classroom/course-format';
+import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
+import { forbiddenReason } from '../../../lib/access-denial';
 import { GradeRelease } from './grade-release';
 
 /** A file as a download link with its size. */
@@ -106,6 +108,12 @@ export function AssignmentPage() {
   const assignment = useAssignment(assignmentId);
 
   if (assignment.isLoading) return <Loader aria-label="Loading the assignment" />;
+  const refused = forbiddenReason(assignment.error);
+  if (refused) {
+    return (
+      <AccessDeniedRedirect page="this assignment" reason={refused} to={coursePath(courseId)} />
+    );
+  }
   if (assignment.isError || !assignment.data) {
     return (
       <Stack>

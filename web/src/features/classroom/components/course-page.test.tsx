@@ -199,6 +199,24 @@ describe('course page', () => {
     expect(screen.getByRole('heading', { level: 3, name: '1. Basics' })).toBeInTheDocument();
   });
 
+  it('leads the editor of an archived course to the creator to restore it', async () => {
+    signedInAs(instructor, {
+      [COURSE]: {
+        body: buildCourseDetail({
+          state: 'archived',
+          viewer: teacherViewer({ canEdit: false, canRestore: true }),
+        }),
+      },
+    });
+    renderApp('/classroom/course-1');
+    await findHeading('Fibre testing with an OTDR');
+    expect(screen.queryByRole('link', { name: 'Edit course' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Restore course' })).toHaveAttribute(
+      'href',
+      '/course-creator?course=course-1',
+    );
+  });
+
   it('falls back to the outline for a tab the viewer does not have', async () => {
     signedInAs(student, { [COURSE]: { body: buildCourseDetail() } });
     renderApp('/classroom/course-1?tab=participants');
@@ -207,7 +225,27 @@ describe('course page', () => {
     expect(screen.queryByRole('tab', { name: 'Participants' })).not.toBeInTheDocument();
   });
 
-  it("shows the server's message for a course that cannot be opened", async () => {
+  it("sends a viewer the server refuses the course to home, with the server's reason", async () => {
+    signedInAs(student, {
+      [COURSE]: {
+        status: 403,
+        body: {
+          code: 'FORBIDDEN',
+          message: 'Only people who edit this course can see it while it is a draft.',
+        },
+      },
+    });
+    const { router } = renderApp('/classroom/course-1');
+    await findHeading('Welcome, Sam');
+    expect(router.state.location.pathname).toBe('/');
+    expect(
+      screen.getByText(
+        'You do not have access to this course: Only people who edit this course can see it while it is a draft.',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it("shows the server's message for a course that does not exist", async () => {
     signedInAs(student, {
       [COURSE]: { status: 404, body: { code: 'NOT_FOUND', message: 'Course not found' } },
     });

@@ -19,7 +19,9 @@ import {
 import { IconArrowRight, IconCircleCheck, IconEdit } from '@tabler/icons-react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { SideScroll } from '../../../components/side-scroll';
+import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
 import { RichTextView } from '../../../components/rich-text/rich-text-view';
+import { forbiddenReason } from '../../../lib/access-denial';
 import { useCourse } from '../../../lib/classroom/courses-api';
 import {
   COURSE_STATE_COLORS,
@@ -29,7 +31,7 @@ import {
   lessonPath,
   progressText,
 } from '../../../lib/classroom/course-format';
-import { CourseAssignments } from './course-assignments';
+import { CourseAssignments } from '../../../components/course-assignments';
 import { CourseGradebook } from './course-gradebook';
 import { CourseOutline } from './course-outline';
 import { EnrolControls } from './enrol-controls';
@@ -140,14 +142,14 @@ function CourseHeader({ course }: { course: CourseDetail }) {
                 {course.lastLessonId ? 'Continue' : 'Start'}
               </Button>
             )}
-            {viewer.canEdit && (
+            {(viewer.canEdit || viewer.canRestore) && (
               <Button
                 component={Link}
                 to={`/course-creator?course=${encodeURIComponent(course.id)}`}
                 variant="default"
                 leftSection={<IconEdit size={16} aria-hidden="true" />}
               >
-                Edit course
+                {viewer.canEdit ? 'Edit course' : 'Restore course'}
               </Button>
             )}
           </Group>
@@ -165,6 +167,8 @@ export function CoursePage() {
   const [params, setParams] = useSearchParams();
 
   if (course.isPending) return <Loader aria-label="Loading the course" />;
+  const refused = forbiddenReason(course.error);
+  if (refused) return <AccessDeniedRedirect page="this course" reason={refused} />;
   if (course.isError) {
     return (
       <Stack gap="md">

@@ -165,4 +165,25 @@ describe('classroom: grading', () => {
     );
     expect(screen.queryByRole('button', { name: 'Release grades' })).not.toBeInTheDocument();
   });
+
+  it("sends someone who may not see the submissions back to the assignment, with the server's reason", async () => {
+    signedInAs(buildUser(), {
+      'GET /api/assignments/assignment-1': { body: buildAssignmentDetail() },
+      'GET /api/assignments/assignment-1/submissions': {
+        status: 403,
+        body: {
+          code: 'FORBIDDEN',
+          message: 'Missing required permission: assignment.view_submissions',
+        },
+      },
+    });
+    const { router } = renderApp(BASE);
+    await findHeading('Trace report');
+    expect(router.state.location.pathname).toBe('/classroom/course-1/assignments/assignment-1');
+    expect(
+      screen.getByText(
+        'You do not have access to the grading of this assignment: Missing required permission: assignment.view_submissions',
+      ),
+    ).toBeInTheDocument();
+  });
 });

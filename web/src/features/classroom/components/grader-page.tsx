@@ -38,7 +38,9 @@ import {
 } from '../../../lib/classroom/assignments-api';
 import { formatDateTime } from '../../../lib/format';
 import { InlineFile } from './assignment-page';
-import { assignmentPath } from '../../../lib/classroom/course-format';
+import { assignmentPath, coursePath } from '../../../lib/classroom/course-format';
+import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
+import { forbiddenReason } from '../../../lib/access-denial';
 import { GradeRelease } from './grade-release';
 
 interface Learner {
@@ -75,6 +77,12 @@ export function GraderPage() {
   );
   if (assignment.isLoading || submissions.isLoading) {
     return <Loader aria-label="Loading the submissions" />;
+  }
+  const refused = forbiddenReason(assignment.error) ?? forbiddenReason(submissions.error);
+  if (refused) {
+    // Back to the assignment when only its submissions are refused, else to the course.
+    const to = assignment.data ? assignmentPath(courseId, assignmentId) : coursePath(courseId);
+    return <AccessDeniedRedirect page="the grading of this assignment" reason={refused} to={to} />;
   }
   const error = assignment.error ?? submissions.error;
   if (error || !assignment.data || !submissions.data) {

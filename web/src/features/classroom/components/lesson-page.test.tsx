@@ -93,21 +93,22 @@ describe('lesson reader', () => {
     expect(screen.queryByRole('link', { name: /Previous lesson/ })).not.toBeInTheDocument();
   });
 
-  it("shows the server's refusal for a lesson the viewer may not read", async () => {
+  it("sends a viewer who may not read the lesson to the course, with the server's reason", async () => {
     signedInAs(student, {
       'GET /api/courses/course-1': { body: buildCourseDetail() },
       'GET /api/courses/course-1/lessons/lesson-2': {
         status: 403,
-        body: { code: 'FORBIDDEN', message: 'Enrol in the course to read its lessons.' },
+        body: { code: 'FORBIDDEN', message: 'Enrol in this course to open its lessons.' },
       },
     });
-    renderApp('/classroom/course-1/lessons/lesson-2');
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      'Enrol in the course to read its lessons.',
-    );
-    expect(screen.getByRole('link', { name: 'Back to the course' })).toHaveAttribute(
-      'href',
-      '/classroom/course-1',
-    );
+    const { router } = renderApp('/classroom/course-1/lessons/lesson-2');
+    await findHeading('Fibre testing with an OTDR');
+    expect(router.state.location.pathname).toBe('/classroom/course-1');
+    expect(
+      screen.getByText(
+        'You do not have access to this lesson: Enrol in this course to open its lessons.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Enrol' })).toBeInTheDocument();
   });
 });

@@ -17,7 +17,9 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import { IconArrowLeft, IconArrowRight, IconCheck, IconListDetails } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
+import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
 import { RichTextView } from '../../../components/rich-text/rich-text-view';
+import { forbiddenReason } from '../../../lib/access-denial';
 import {
   coursePath,
   errorMessage,
@@ -81,6 +83,10 @@ export function LessonPage() {
   const [outlineOpen, outline] = useDisclosure(false);
 
   if (lesson.isPending) return <Loader aria-label="Loading the lesson" />;
+  const refused = forbiddenReason(lesson.error);
+  if (refused) {
+    return <AccessDeniedRedirect page="this lesson" reason={refused} to={coursePath(courseId)} />;
+  }
   if (lesson.isError) {
     return (
       <Stack gap="md">

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { MockRoutes } from '../../../test/fetch-mock';
+import { buildAssignment } from '../../../test/assignment-fixtures';
 import { buildCourseDetail, teacherViewer } from '../../../test/classroom-fixtures';
 import { buildUser } from '../../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
@@ -188,13 +189,15 @@ describe('course creator', () => {
     );
   });
 
-  it('publishes from the checklist step', async () => {
+  it('publishes from the checklist step, then offers the course page; a draft has no Archive', async () => {
     const { fetchMock, user } = open('/course-creator?course=course-1', {
       'PATCH /api/courses/course-1': { body: { ...draft, state: 'published', revision: 4 } },
     });
     await screen.findByText('OTDR-101 · Fibre testing with an OTDR');
     await user.click(screen.getByRole('button', { name: /Publish/ }));
     expect(await screen.findByText(/Has at least one lesson: done/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Archive' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'View course' })).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Publish' }));
     await waitFor(() => expect(fetchMock.callsTo('PATCH /api/courses/course-1')).toHaveLength(1));
     expect(fetchMock.callsTo('PATCH /api/courses/course-1')[0]?.body).toEqual({
@@ -202,5 +205,85 @@ describe('course creator', () => {
       revision: 3,
     });
     expect(await screen.findByRole('button', { name: 'Unpublish' })).toBeInTheDocument();
+    const view = screen.getByRole('link', { name: 'View course' });
+    expect(view).toHaveAttribute('href', '/classroom/course-1');
+    await waitFor(() => expect(view).toHaveFocus());
+    expect(screen.getByRole('button', { name: 'Archive' })).toBeInTheDocument();
+  });
+
+  it("lists and creates assignments in the Assignments step, with the course page's editor", async () => {
+    const { fetchMock, user } = open('/course-creator?course=course-1', {
+      'GET /api/courses/course-1/assignments': {
+        body: { assignments: [buildAssignment({ toGrade: 0 })] },
+      },
+      'POST /api/courses/course-1/assignments': {
+        status: 201,
+        body: {
+          ...buildAssignment({ id: 'a-2', title: 'Splice log' }),
+          courseTitle: 'x',
+          attachments: [],
+        },
+      },
+    });
+    await screen.findByText('OTDR-101 · Fibre testing with an OTDR');
+    await user.click(screen.getByRole('button', { name: /Assignments/ }));
+    expect(await screen.findByRole('heading', { level: 2, name: 'Assignments' })).toBeVisible();
+    const table = await screen.findByRole('table', { name: 'Assignments' });
+    expect(within(table).getByRole('link', { name: 'Trace report' })).toHaveAttribute(
+      'href',
+      '/classroom/course-1/assignments/assignment-1',
+    );
+    await user.click(screen.getByRole('button', { name: 'New assignment' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New assignment' });
+    await user.type(within(dialog).getByRole('textbox', { name: /^Title/ }), 'Splice log');
+    await user.click(within(dialog).getByRole('button', { name: 'Create assignment' }));
+    await waitFor(() =>
+      expect(fetchMock.callsTo('POST /api/courses/course-1/assignments')).toHaveLength(1),
+    );
+    expect(fetchMock.callsTo('POST /api/courses/course-1/assignments')[0]?.body).toMatchObject({
+      title: 'Splice log',
+    });
+  });
+
+  it('shows an archived course its publish step only, where its editor restores it', async () => {
+    const archived = {
+      ...draft,
+      state: 'archived' as const,
+      viewer: teacherViewer({ canEdit: false, canRestore: true }),
+    };
+    const { fetchMock, user } = open('/course-creator?course=course-1', {
+      'GET /api/courses/course-1': { body: archived },
+      'PATCH /api/courses/course-1': { body: { ...draft, revision: 4 } },
+    });
+    expect(await screen.findByRole('heading', { level: 2, name: 'Publish' })).toBeVisible();
+    expect(screen.queryByRole('button', { name: /Basics/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Archive' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'View course' })).toHaveAttribute(
+      'href',
+      '/classroom/course-1',
+    );
+    await user.click(screen.getByRole('button', { name: 'Restore' }));
+    await waitFor(() => expect(fetchMock.callsTo('PATCH /api/courses/course-1')).toHaveLength(1));
+    expect(fetchMock.callsTo('PATCH /api/courses/course-1')[0]?.body).toEqual({
+      state: 'draft',
+      revision: 3,
+    });
+    // A draft again: the whole creator.
+    expect(await screen.findByRole('textbox', { name: /^Title/ })).toBeInTheDocument();
+  });
+
+  it('sends someone who may not edit the course to its page, saying why', async () => {
+    const { router } = open('/course-creator?course=course-1', {
+      'GET /api/courses/course-1': {
+        body: buildCourseDetail({ viewer: teacherViewer({ canEdit: false }) }),
+      },
+    });
+    await findHeading('Fibre testing with an OTDR');
+    expect(router.state.location.pathname).toBe('/classroom/course-1');
+    expect(
+      screen.getByText(
+        'You do not have access to Course Creator: Missing required permission: course.edit',
+      ),
+    ).toBeInTheDocument();
   });
 });

@@ -1,9 +1,10 @@
 /**
  * The course creator (`/course/create` and `/course-creator`, spec §2; docs/classroom.md): a
- * stepper — Basics, Structure, Lessons, Publish. Without `?course=` it creates a draft from a code
- * and a title and then switches the URL to `?course=<id>`; with it, it edits that course, saving
- * the basics and lesson bodies on their own (PATCH with the course's revision, so a stale edit is
- * refused and offered a reload) and warning before leaving with unsaved changes.
+ * stepper — Basics, Structure, Lessons, Assignments, Publish. Without `?course=` it creates a
+ * draft from a code and a title and then switches the URL to `?course=<id>`; with it, it edits
+ * that course, saving the basics and lesson bodies on their own (PATCH with the course's revision,
+ * so a stale edit is refused and offered a reload) and warning before leaving with unsaved
+ * changes. An archived course shows only its publish step, where its editors restore it.
  */
 import type { CourseDetail, CourseUpdate } from '@learning-hub/core';
 import {
@@ -20,6 +21,14 @@ import {
 } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useBlocker, useSearchParams } from 'react-router';
+import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
+import { CourseAssignments } from '../../../components/course-assignments';
+import { forbiddenReason } from '../../../lib/access-denial';
+import {
+  COURSE_STATE_COLORS,
+  COURSE_STATE_LABELS,
+  coursePath,
+} from '../../../lib/classroom/course-format';
 import { useCourse, useCreateCourse, useUpdateCourse } from '../../../lib/classroom/courses-api';
 import {
   BasicsForm,
@@ -37,7 +46,10 @@ import { SaveStatus } from './save-status';
 import { StructureStep } from './structure-step';
 import { useAutosave } from './use-autosave';
 
-const STEPS = ['Basics', 'Structure', 'Lessons', 'Publish'] as const;
+const STEPS = ['Basics', 'Structure', 'Lessons', 'Assignments', 'Publish'] as const;
+
+/** What the refusal of a course one may not edit says (the server's reason for a PATCH). */
+const NOT_AN_EDITOR = 'Missing required permission: course.edit';
 
 export function CourseCreatorPage() {
   // Every step has rich-text fields: the editor's code loads while the course does.
@@ -160,6 +172,8 @@ function CreateDraft() {
 function CourseLoader({ courseId }: { courseId: string }) {
   const course = useCourse(courseId);
   if (course.isLoading) return <Loader aria-label="Loading the course" />;
+  const refused = forbiddenReason(course.error);
+  if (refused) return <AccessDeniedRedirect page="this course" reason={refused} />;
   if (course.isError || !course.data) {
     return (
       <Alert color="red" role="alert">
@@ -167,11 +181,15 @@ function CourseLoader({ courseId }: { courseId: string }) {
       </Alert>
     );
   }
+  if (course.data.viewer.canRestore) return <ArchivedCourse course={course.data} />;
   if (!course.data.viewer.canEdit) {
+    // Someone who may see the course but not change it: to its page, saying why.
     return (
-      <Alert color="yellow" role="alert">
-        You cannot edit this course.
-      </Alert>
+      <AccessDeniedRedirect
+        page="Course Creator"
+        reason={NOT_AN_EDITOR}
+        to={coursePath(courseId)}
+      />
     );
   }
   return (
@@ -182,6 +200,36 @@ function CourseLoader({ courseId }: { courseId: string }) {
         return fresh.data ?? null;
       }}
     />
+  );
+}
+
+function CourseHeading({ course }: { course: CourseDetail }) {
+  return (
+    <Group gap="xs" wrap="wrap">
+      <Text fw={600}>
+        {course.code} · {course.title}
+      </Text>
+      <Badge variant="light" color={COURSE_STATE_COLORS[course.state]}>
+        {COURSE_STATE_LABELS[course.state]}
+      </Badge>
+    </Group>
+  );
+}
+
+/** An archived course is read-only: only its publish step, where it is restored. */
+function ArchivedCourse({ course }: { course: CourseDetail }) {
+  const update = useUpdateCourse(course.id);
+  return (
+    <>
+      <CourseHeading course={course} />
+      <PublishStep
+        course={course}
+        unsaved={false}
+        changeState={async (state) => {
+          await update.mutateAsync({ state, revision: course.revision });
+        }}
+      />
+    </>
   );
 }
 
@@ -231,12 +279,7 @@ function CourseEditor({
   return (
     <>
       <LeaveGuard dirty={dirty} />
-      <Group gap="xs" wrap="wrap">
-        <Text fw={600}>
-          {course.code} · {course.title}
-        </Text>
-        <Badge variant="light">{course.state}</Badge>
-      </Group>
+      <CourseHeading course={course} />
       <Stepper active={active} onStepClick={setActive} size="sm">
         <Stepper.Step label="Basics">
           <Stack gap="md" mt="md">
@@ -247,7 +290,6 @@ function CourseEditor({
               errors={errors}
               coverUrl={course.coverUrl}
               onChange={change}
-              disabled={course.state === 'archived'}
             />
           </Stack>
         </Stepper.Step>
@@ -264,6 +306,11 @@ function CourseEditor({
               onLessonChange={setLessonId}
               onDirtyChange={setLessonDirty}
             />
+          </Stack>
+        </Stepper.Step>
+        <Stepper.Step label="Assignments">
+          <Stack mt="md">
+            <CourseAssignments course={course} />
           </Stack>
         </Stepper.Step>
         <Stepper.Step label="Publish">

@@ -1,6 +1,8 @@
 /**
  * The publish step: what is still missing, a preview of the course as a learner sees it, the
- * state changes (publish, unpublish, archive, restore) and copying the course as a new run.
+ * state changes (publish, unpublish, archive, restore), the way to the course's page once it is
+ * published, and copying the course as a new run. Only a published course is archived (a draft is
+ * published or deleted: docs/classroom.md).
  */
 import { CourseCopySchema, type CourseDetail, type CourseState } from '@learning-hub/core';
 import {
@@ -18,10 +20,15 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconCheck, IconX } from '@tabler/icons-react';
-import { useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { IconArrowRight, IconCheck, IconX } from '@tabler/icons-react';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { RichTextView } from '../../../components/rich-text/rich-text-view';
+import {
+  COURSE_STATE_COLORS,
+  COURSE_STATE_LABELS,
+  coursePath,
+} from '../../../lib/classroom/course-format';
 import { useCopyCourse } from '../../../lib/classroom/courses-api';
 import { useLessons } from '../api/creator-api';
 import { outlineFromSections } from './outline-order';
@@ -56,12 +63,6 @@ export function publishChecklist(course: CourseDetail, unsaved: boolean): CheckI
   ];
 }
 
-const STATE_LABEL: Record<CourseState, string> = {
-  draft: 'Draft',
-  published: 'Published',
-  archived: 'Archived',
-};
-
 export function PublishStep({
   course,
   unsaved,
@@ -78,6 +79,12 @@ export function PublishStep({
   const [error, setError] = useState<string | null>(null);
   const [previewing, setPreviewing] = useState(false);
   const [copying, setCopying] = useState(false);
+  // Publishing takes away the button that had the focus: it goes to View course instead.
+  const [justPublished, setJustPublished] = useState(false);
+  const viewCourse = useRef<HTMLAnchorElement>(null);
+  useEffect(() => {
+    if (justPublished && course.state === 'published') viewCourse.current?.focus();
+  }, [justPublished, course.state]);
 
   async function moveTo(state: CourseState, done: string) {
     setBusy(state);
@@ -85,6 +92,7 @@ export function PublishStep({
     try {
       await changeState(state);
       notifications.show({ color: 'green', title: done, message: course.title });
+      setJustPublished(state === 'published');
     } catch (e) {
       setError(e instanceof Error ? e.message : 'The change was not saved');
     } finally {
@@ -97,13 +105,8 @@ export function PublishStep({
       <Title order={2}>Publish</Title>
       <Group gap="xs">
         <Text>State:</Text>
-        <Badge
-          variant="light"
-          color={
-            course.state === 'published' ? 'green' : course.state === 'archived' ? 'gray' : 'yellow'
-          }
-        >
-          {STATE_LABEL[course.state]}
+        <Badge variant="light" color={COURSE_STATE_COLORS[course.state]}>
+          {COURSE_STATE_LABELS[course.state]}
         </Badge>
       </Group>
       <section aria-labelledby="checklist-heading">
@@ -144,7 +147,22 @@ export function PublishStep({
           {error}
         </Alert>
       )}
+      {course.state === 'published' && (
+        <Alert color="green" title="Published">
+          Learners can find this course in the catalogue and enrol.
+        </Alert>
+      )}
       <Group gap="sm" wrap="wrap">
+        {course.state !== 'draft' && (
+          <Button
+            ref={viewCourse}
+            component={Link}
+            to={coursePath(course.id)}
+            rightSection={<IconArrowRight size={16} aria-hidden="true" />}
+          >
+            View course
+          </Button>
+        )}
         <Button variant="default" onClick={() => setPreviewing(true)}>
           Preview as a student
         </Button>
@@ -166,7 +184,7 @@ export function PublishStep({
             Unpublish
           </Button>
         )}
-        {course.state !== 'archived' && (
+        {course.state === 'published' && (
           <Button
             variant="default"
             color="red.8"

@@ -1,7 +1,8 @@
 /**
- * A course's assignments tab (docs/classroom.md, "Assignments"): the list with due dates and
- * points, the learner's own status or the grader's "to grade" count, and — for those who create
- * assignments — the editor (new, edit) and deleting one.
+ * A course's assignments (docs/classroom.md, "Assignments"): the list with due dates and points,
+ * the learner's own status or the grader's "to grade" count, and — for those who create
+ * assignments — the editor (new, edit) and deleting one. The course page's Assignments tab and the
+ * course creator's Assignments step are this one component.
  */
 import {
   AssignmentCreateSchema,
@@ -39,9 +40,9 @@ import { IconAlertTriangle, IconPencil, IconTrash } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { assignmentPath } from '../../../lib/classroom/course-format';
-import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
-import { formatDateTime } from '../../../lib/format';
+import { assignmentPath } from '../lib/classroom/course-format';
+import { RichTextEditor } from './rich-text/rich-text-editor';
+import { formatDateTime } from '../lib/format';
 import {
   latePolicyWords,
   overdueWords,
@@ -49,8 +50,8 @@ import {
   useCreateAssignment,
   useDeleteAssignment,
   useUpdateAssignment,
-} from '../../../lib/classroom/assignments-api';
-import { ConfirmModal } from '../../../components/confirm-modal';
+} from '../lib/classroom/assignments-api';
+import { ConfirmModal } from './confirm-modal';
 
 /** The learner's state of an assignment in words. */
 export function mineWords(a: Assignment): string {
