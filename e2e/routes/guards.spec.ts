@@ -7,8 +7,8 @@ import { navigateInApp } from '../support/ui';
  * Every route of the spec's table, as anonymous, student, instructor and admin. The outcome per
  * role is written out from the spec (§2, and §6's denial reasons), not computed with the app's
  * own functions: `ok` shows the page; any other outcome is the reason of a denial, which sends
- * the user to `/` with a notice naming the page and that reason (one way for every route: there
- * is no Access Denied panel, docs/spec-readings.md).
+ * the user to `/` with the spec's Access Denied panel and a line naming the page and that reason
+ * (one way for every route, docs/spec-readings.md).
  */
 type Outcome = 'ok' | string;
 const NOTICE = /^You do not have access to /;
@@ -92,7 +92,9 @@ async function expectOutcome(page: Page, path: string, url: string, outcome: Out
   if (outcome !== 'ok') {
     await expect(page).toHaveURL('/');
     await expect(page.getByRole('heading', { level: 1, name: /^Welcome, / })).toBeVisible();
-    await expect(page.getByRole('alert').filter({ hasText: NOTICE })).toHaveText(
+    const panel = page.getByRole('alert').filter({ hasText: 'Access Denied' });
+    await expect(panel.getByRole('heading', { name: 'Access Denied' })).toBeVisible();
+    await expect(panel.getByText(NOTICE)).toHaveText(
       `You do not have access to ${titleOf(path)}: ${outcome}`,
     );
     return;
@@ -146,14 +148,17 @@ for (const role of ['student', 'instructor', 'admin'] as SystemRoleId[]) {
   });
 }
 
-test('routes: the notice of a denied page can be dismissed, and a reload does not bring it back', async ({
+test('routes: the Access Denied panel of a refused page can be dismissed, and a reload does not bring it back', async ({
   page,
 }) => {
   await signInAsRole(page, 'instructor');
   await page.goto('/auth-test');
   await expect(page).toHaveURL('/');
-  const notice = page.getByRole('alert').filter({ hasText: NOTICE });
-  await expect(notice).toHaveText(`You do not have access to Authentication Test: ${NO_ADMIN}`);
+  const notice = page.getByRole('alert').filter({ hasText: 'Access Denied' });
+  await expect(notice).toContainText('You do not have permission to access this resource.');
+  await expect(notice.getByText(NOTICE)).toHaveText(
+    `You do not have access to Authentication Test: ${NO_ADMIN}`,
+  );
   await notice.getByRole('button', { name: 'Dismiss' }).click();
   await expect(notice).toHaveCount(0);
   await page.reload();

@@ -1,5 +1,5 @@
 import { ROUTES } from '@learning-hub/core';
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../test/fetch-mock';
 import { buildMe, buildUser } from '../test/fixtures';
@@ -63,8 +63,8 @@ describe('route guard', () => {
     expect(await findNotice()).toHaveTextContent(
       'You do not have access to Admin Settings: Missing required permission: system.admin',
     );
-    // One way everywhere: the course creator, the admin tools (no Access Denied panel) and the
-    // pages nested under /admin, whose guard is /admin's.
+    // One way everywhere: the course creator, the admin tools and the pages nested under /admin,
+    // whose guard is /admin's. The start page shows the spec's access-denied panel above it.
     for (const [path, page, reason] of [
       ['/course/create', 'Course Creator', 'Missing required permission: course.create'],
       ['/admin-test', 'Permission Simulator', 'Missing required permission: system.admin'],
@@ -78,8 +78,14 @@ describe('route guard', () => {
       await findHeading('Welcome, Sam');
       expect(router.state.location.pathname).toBe('/');
       expect(await findNotice()).toHaveTextContent(`You do not have access to ${page}: ${reason}`);
-      expect(screen.queryByRole('heading', { name: 'Access Denied' })).not.toBeInTheDocument();
+      const panel = screen
+        .getAllByRole('alert')
+        .find((alert) => within(alert).queryByRole('heading', { name: 'Access Denied' }));
+      expect(panel).toBeDefined();
+      expect(panel).toHaveTextContent('You do not have permission to access this resource.');
     }
+
+    expect(screen.getByRole('button', { name: 'Go Back' })).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Dismiss' }));
     await waitFor(() => expect(queryNotice()).not.toBeInTheDocument());

@@ -148,13 +148,7 @@ function EditorControls({
         <MantineRte.Link />
       </MantineRte.ControlsGroup>
       <MantineRte.ControlsGroup>{upload}</MantineRte.ControlsGroup>
-      <Popover
-        opened={more}
-        onChange={setMore}
-        position="bottom-end"
-        withinPortal={false}
-        trapFocus
-      >
+      <Popover opened={more} onChange={setMore} position="bottom-end" withinPortal={false}>
         <Popover.Target>
           <ActionIcon
             variant="default"

@@ -195,6 +195,8 @@ describe('RichTextEditor', () => {
       await user.click(more);
       expect(more).toHaveAttribute('aria-expanded', 'true');
       await user.click(await screen.findByRole('button', { name: 'Heading 2' }));
+      // The control hands the focus back to the text (the first key is not lost on the way).
+      await waitFor(() => expect(box).toHaveFocus());
       await typeInEditor(user, 'Safety');
       await waitFor(() => expect(html()).toMatch(/^<h2>Safety<\/h2>/));
     } finally {

@@ -343,11 +343,18 @@ describe('admin: authentication test', () => {
       'GET /api/admin/auth/settings': { body: settings },
     });
     const { router } = renderApp('/auth-test');
-    await findHeading('Access Denied');
+    // Sent to the start page, which shows the spec's access-denied panel with the reason.
+    await screen.findByRole('heading', { name: 'Access Denied' });
     expect(
       screen.getByText('You do not have permission to access this resource.'),
     ).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/auth-test');
+    expect(
+      screen.getByText(
+        'You do not have access to Authentication Test: Missing required permission: system.admin',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Go Back' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
     expect(fetchMock.callsTo('GET /api/admin/auth/settings')).toHaveLength(0);
   });
 });
