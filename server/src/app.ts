@@ -28,6 +28,8 @@ import healthRoutes from './features/health/routes';
 import adminSystemRoutes from './features/admin-system/routes';
 import assignmentsRoutes from './features/assignments/routes';
 import filesRoutes from './features/files/routes';
+import adminJobsRoutes from './features/admin-system/jobs-routes';
+import { createJobService, type JobService } from './jobs';
 import { AccessService } from './access/access-service';
 import { ensureDevUser } from './auth/dev-user';
 import accessPlugin from './plugins/access';
@@ -69,6 +71,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Stored files: areas register their owner types and attach uploads (storage/file-service). */
     files: FileService;
+    /**
+     * Background jobs (server/src/jobs, docs/jobs.md): areas register their kinds of job and send
+     * them. Started when the server listens (tests call `app.jobs.start()`), stopped on close.
+     */
+    jobs: JobService;
   }
 }
 
@@ -143,6 +150,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
   app.decorate('files', files);
 
+  const jobs = createJobService(db, now, app.log, config.jobs);
+  app.decorate('jobs', jobs);
+  // Workers run in a listening server only: `app.inject` tests and the command line send jobs
+  // without working them (a test that is about jobs starts them itself).
+  app.addHook('onListen', async () => {
+    await jobs.start();
+  });
+
   // Before the routes: the API description collects them as they are added.
   await registerOpenApi(app, { version: API_VERSION });
   await app.register(healthRoutes, { db });
@@ -170,6 +185,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminSystemRoutes, { db, uploadLimits: config.files.limits });
   await app.register(filesRoutes, { files, maxUploadBytes: config.files.maxUploadBytes });
   await app.register(assignmentsRoutes, { db, now, maxUploadBytes: config.files.maxUploadBytes });
+  await app.register(adminJobsRoutes, { jobs });
 
   // Orphaned uploads: once at start, then hourly. Safe with several instances (see cleanupOrphans).
   let cleanupTimer: NodeJS.Timeout | undefined;
@@ -188,7 +204,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.addHook('onClose', async () => {
     clearInterval(cleanupTimer);
-    await cleaning;
+    await Promise.all([cleaning, jobs.stop()]);
   });
 
   const webDist = config.webDistDir;

@@ -83,6 +83,11 @@ const EnvSchema = z.object({
   UPLOAD_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
   /** Uploads never attached to anything are removed this many hours after they were uploaded. */
   UPLOAD_UNATTACHED_HOURS: z.coerce.number().int().min(1).max(720).default(24),
+  /**
+   * How often a background-job worker looks for due jobs, ms (docs/jobs.md). pg-boss polls at
+   * least every 500 ms; SQLite is also woken by a send in the same process.
+   */
+  JOBS_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   /** An S3-compatible bucket instead of local disk; the other S3_* settings go with it. */
   S3_BUCKET: z.string().min(3).max(63).optional(),
   /** The S3 service's address (MinIO, Ceph, R2, …); AWS's own when absent. */
@@ -131,6 +136,8 @@ export type AppConfig = {
     /** Per-person limits on uploads, and how long unattached uploads are kept. */
     limits: UploadLimits;
   };
+  /** Background jobs (server/src/jobs). */
+  jobs: { pollIntervalMs: number };
 };
 
 export class ConfigError extends Error {
@@ -227,5 +234,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         unattachedHours: e.UPLOAD_UNATTACHED_HOURS,
       },
     },
+    jobs: { pollIntervalMs: e.JOBS_POLL_INTERVAL_MS },
   };
 }

@@ -377,6 +377,30 @@ export interface UploadReservationsTable {
   created_at: string;
 }
 
+/** A background job on SQLite (server/src/jobs/sqlite-job-service.ts); empty on PostgreSQL. */
+export interface JobsTable {
+  id: string;
+  /** The job's name, which names its handler. */
+  name: string;
+  /** JSON of the job's data (validated by the job's schema when sent and when run). */
+  data: string;
+  /** created | retry | active | completed | failed */
+  state: string;
+  /** Attempts started so far. */
+  attempts: Generated<number>;
+  /** Attempts allowed: the first plus the retries (an admin's retry adds one). */
+  max_attempts: number;
+  singleton_key: string | null;
+  /** Not run before this instant (scheduled jobs, the backoff of a retry). */
+  start_after: string;
+  /** While active: the worker's lease; past it, the job is taken back (its worker died). */
+  locked_until: string | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  last_error: string | null;
+}
+
 export interface Database {
   departments: DepartmentsTable;
   users: UsersTable;
@@ -406,4 +430,5 @@ export interface Database {
   grades: GradesTable;
   grade_history: GradeHistoryTable;
   app_secrets: AppSecretsTable;
+  jobs: JobsTable;
 }

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { migrateToLatest, openDatabase } from '../db';
+import { installPgBossSchema } from '../jobs/pg-boss-job-service';
 
 /** What the global setup hands to the test files (through Vitest's `provide`/`inject`). */
 export type TemplateDatabase =
@@ -87,6 +88,8 @@ export async function createPostgresTemplate(url: string): Promise<{
   const handle = openDatabase({ kind: 'postgres', url: withDatabase(url, name) });
   try {
     await migrateToLatest(handle.db);
+    // What pg-boss's first start would install (jobs/pg-boss-job-service.ts): once, not per test.
+    await installPgBossSchema(handle.db);
   } finally {
     // A template must have no connections while it is copied.
     await handle.close();
