@@ -174,6 +174,7 @@ describe.skipIf(!available)(`authorization matrix (${TEST_DB_KIND})`, () => {
       lessonId: 'no-such-lesson',
       assignmentId: 'matrix-assignment',
       submissionId: 'matrix-submission',
+      jobId: 'no-such-job',
     });
 
     const assignment = (userId: string, extra: Partial<ContextAssignment>): ContextAssignment => ({
