@@ -26,6 +26,8 @@ export const adminKeys = {
   ssoTest: (testId: string) => [...ADMIN, 'sso-test', testId] as const,
   system: [...ADMIN, 'system'] as const,
   storage: (params: object) => [...ADMIN, 'storage', params] as const,
+  jobs: [...ADMIN, 'jobs'] as const,
+  jobList: (params: object) => [...ADMIN, 'jobs', params] as const,
 };
 
 /** `?a=1&b=x` from the defined, non-empty values (or '' when there are none). */

@@ -3,6 +3,7 @@ import { Alert, Anchor, Loader, Paper, Stack, Table, Text, Title } from '@mantin
 import { formatDateTime } from '../../../lib/format';
 import { useSystemInfo } from '../api/system-api';
 import { errorMessage } from '../utils/notify';
+import { JobsSection } from './jobs-section';
 import { StorageSection } from './storage-section';
 
 const DATABASES: Record<SystemInfo['database'], string> = {
@@ -21,7 +22,10 @@ export function formatUptime(seconds: number): string {
   return `${seconds} s`;
 }
 
-/** /admin/system: the runtime the server runs on, and the storage each person uses. */
+/**
+ * /admin/system: the runtime the server runs on, the storage each person uses, and the queue of
+ * background jobs.
+ */
 export function SystemPage() {
   const system = useSystemInfo();
   return (
@@ -82,6 +86,7 @@ export function SystemPage() {
         </Paper>
       )}
       <StorageSection />
+      <JobsSection />
     </Stack>
   );
 }

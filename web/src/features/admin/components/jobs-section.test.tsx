@@ -1,0 +1,119 @@
+import type { JobList, JobSummary } from '@learning-hub/core';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { MockRequest } from '../../../test/fetch-mock';
+import { buildUser } from '../../../test/fixtures';
+import { renderApp, signedInAs } from '../../../test/render-app';
+
+const admin = buildUser({ role: 'admin' });
+
+function job(n: number, overrides: Partial<JobSummary> = {}): JobSummary {
+  return {
+    id: `job-${n}`,
+    name: 'pdf.extract-text',
+    state: 'completed',
+    attempts: 1,
+    maxAttempts: 3,
+    createdAt: '2026-11-22T09:00:00.000Z',
+    startAfter: '2026-11-22T09:00:00.000Z',
+    startedAt: '2026-11-22T09:00:01.000Z',
+    completedAt: '2026-11-22T09:00:02.000Z',
+    lastError: null,
+    ...overrides,
+  };
+}
+
+const FAILED = job(1, {
+  state: 'failed',
+  attempts: 3,
+  lastError: 'The PDF is encrypted',
+  completedAt: '2026-11-22T09:10:00.000Z',
+});
+
+/** 23 jobs, one failed; filtered by state, 20 to a page. */
+function jobsRoute(request: MockRequest): { body: JobList } {
+  const query = new URLSearchParams(request.search);
+  const page = Number(query.get('page') ?? 1);
+  const pageSize = Number(query.get('pageSize') ?? 20);
+  const all = [FAILED, ...Array.from({ length: 22 }, (_, i) => job(i + 2))].filter(
+    (j) => !query.get('state') || j.state === query.get('state'),
+  );
+  return {
+    body: {
+      jobs: all.slice((page - 1) * pageSize, page * pageSize),
+      total: all.length,
+      page,
+      pageSize,
+    },
+  };
+}
+
+describe('admin: background jobs', () => {
+  it('lists the queue a page at a time, filters by state, and retries a failed job', async () => {
+    const user = userEvent.setup();
+    const fetchMock = signedInAs(admin, {
+      'GET /api/admin/jobs': jobsRoute,
+      'POST /api/admin/jobs/job-1/retry': { status: 204 },
+    });
+    renderApp('/admin/system');
+    const table = await screen.findByRole('table', { name: 'Background jobs' });
+    expect(within(table).getAllByRole('row')).toHaveLength(21);
+    expect(screen.getByText('Showing 1–20 of 23 jobs')).toBeInTheDocument();
+    const failedRow = within(table).getByText('job-1').closest('tr') as HTMLElement;
+    expect(failedRow).toHaveTextContent('Failed');
+    expect(failedRow).toHaveTextContent('3 of 3');
+    expect(failedRow).toHaveTextContent('The PDF is encrypted');
+    // Only a failed job can be retried.
+    expect(within(table).getAllByRole('button', { name: /^Retry/ })).toHaveLength(1);
+
+    const pages = screen.getByRole('navigation', { name: 'Background job pages' });
+    await user.click(within(pages).getByRole('button', { name: 'Page 2' }));
+    expect(await screen.findByText('Showing 21–23 of 23 jobs')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('combobox', { name: 'State' }));
+    await user.click(await screen.findByRole('option', { name: 'Failed' }));
+    expect(await screen.findByText('Showing 1–1 of 1 jobs')).toBeInTheDocument();
+    const last = new URLSearchParams(fetchMock.callsTo('GET /api/admin/jobs').at(-1)?.search);
+    expect(last.get('state')).toBe('failed');
+    expect(last.get('page')).toBe('1');
+
+    const before = fetchMock.callsTo('GET /api/admin/jobs').length;
+    await user.click(screen.getByRole('button', { name: 'Retry pdf.extract-text job-1' }));
+    expect(await screen.findByText('Job queued again')).toBeInTheDocument();
+    expect(fetchMock.callsTo('POST /api/admin/jobs/job-1/retry')).toHaveLength(1);
+    // The list is read again.
+    await waitFor(() =>
+      expect(fetchMock.callsTo('GET /api/admin/jobs').length).toBeGreaterThan(before),
+    );
+    // On a phone the table scrolls sideways, and says so.
+    expect(
+      within(table.closest('section') as HTMLElement).getByText(
+        'Scroll the table sideways to see every column.',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it("says why a retry was refused, in the server's words", async () => {
+    const user = userEvent.setup();
+    signedInAs(admin, {
+      'GET /api/admin/jobs': { body: { jobs: [FAILED], total: 1, page: 1, pageSize: 20 } },
+      'POST /api/admin/jobs/job-1/retry': {
+        status: 409,
+        body: { code: 'CONFLICT', message: 'Only a failed job can be retried.' },
+      },
+    });
+    renderApp('/admin/system');
+    await user.click(await screen.findByRole('button', { name: 'Retry pdf.extract-text job-1' }));
+    expect(await screen.findByText('Could not retry the job')).toBeInTheDocument();
+    expect(screen.getByText('Only a failed job can be retried.')).toBeInTheDocument();
+  });
+
+  it('says when there are no jobs', async () => {
+    signedInAs(admin, {
+      'GET /api/admin/jobs': { body: { jobs: [], total: 0, page: 1, pageSize: 20 } },
+    });
+    renderApp('/admin/system');
+    expect(await screen.findByText('No background jobs yet.')).toBeInTheDocument();
+  });
+});
