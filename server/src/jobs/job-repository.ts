@@ -160,6 +160,16 @@ export async function retryFailedJob(db: Db, id: string, at: string): Promise<bo
   return result.numUpdatedRows > 0n;
 }
 
+/** Completed and failed jobs that finished before `before` are deleted. */
+export async function deleteFinishedJobs(db: Db, before: string): Promise<number> {
+  const result = await db
+    .deleteFrom('jobs')
+    .where('state', 'in', ['completed', 'failed'])
+    .where('completed_at', '<', before)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function findJobState(db: Db, id: string): Promise<string | undefined> {
   const row = await db.selectFrom('jobs').select('state').where('id', '=', id).executeTakeFirst();
   return row?.state;

@@ -161,6 +161,25 @@ describe.skipIf(!available)(`background jobs (${TEST_DB_KIND})`, () => {
     expect((await jobs.list({ page: 1, pageSize: 10 })).total).toBe(1);
   });
 
+  it.runIf(SQLITE)('deletes finished jobs a week after they finished', async () => {
+    const { jobs } = ctx.app;
+    jobs.register(Echo, () => Promise.resolve());
+    await jobs.start();
+    const id = await jobs.send(Echo, { n: 4 });
+    await until(jobs, id, 'completed');
+    ctx.clock.advance(6 * 24 * 3600_000);
+    const kept = await jobs.send(Echo, { n: 5 });
+    await until(jobs, kept, 'completed');
+    ctx.clock.advance(24 * 3600_000 + 1000);
+    await jobs.send(Echo, { n: 6 });
+    await vi.waitFor(
+      async () => expect((await jobs.list({ page: 1, pageSize: 10 })).total).toBe(2),
+      { timeout: 10_000, interval: 20 },
+    );
+    expect(await jobOf(jobs, id)).toBeUndefined();
+    expect(await jobOf(jobs, kept)).toBeDefined();
+  });
+
   it('runs a job later when its start is in the future', async () => {
     const { jobs } = ctx.app;
     const seen: number[] = [];

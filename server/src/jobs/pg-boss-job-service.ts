@@ -12,6 +12,7 @@ import type { Db } from '../db';
 import type { Database } from '../db/schema';
 import { findPgBossJob, listPgBossJobs } from './pg-boss-repository';
 import {
+  FINISHED_JOB_RETENTION_SECONDS,
   resolveJobOptions,
   type JobHandler,
   type JobOptions,
@@ -150,6 +151,7 @@ export class PgBossJobService implements JobService {
       retryDelay: options.retryDelaySeconds,
       retryBackoff: options.backoff,
       expireInSeconds: options.timeoutSeconds,
+      deleteAfterSeconds: FINISHED_JOB_RETENTION_SECONDS,
     };
     // Idempotent: another instance may have made it; settings follow this release's code.
     await this.#boss.createQueue(type.name, queue);

@@ -9,6 +9,7 @@ import type { Db } from '../db';
 import {
   claimJob,
   completeJob,
+  deleteFinishedJobs,
   failExpiredJobs,
   failJobAttempt,
   findJobState,
@@ -19,6 +20,7 @@ import {
 } from './job-repository';
 import {
   errorText,
+  FINISHED_JOB_RETENTION_SECONDS,
   resolveJobOptions,
   type JobHandler,
   type JobOptions,
@@ -37,6 +39,9 @@ interface Registration {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** How often finished jobs past their retention are looked for. */
+const CLEANUP_INTERVAL_MS = 3_600_000;
+
 export class SqliteJobService implements JobService {
   readonly kind = 'sqlite';
   readonly #registrations = new Map<string, Registration>();
@@ -46,6 +51,8 @@ export class SqliteJobService implements JobService {
   #timer: NodeJS.Timeout | undefined;
   #polling = false;
   #pollAgain = false;
+  /** When finished jobs past their retention were last deleted (app clock, ms). */
+  #cleanedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly db: Db,
@@ -146,6 +153,10 @@ export class SqliteJobService implements JobService {
     try {
       const at = this.now();
       await failExpiredJobs(this.db, iso(at));
+      if (at - this.#cleanedAt >= CLEANUP_INTERVAL_MS) {
+        this.#cleanedAt = at;
+        await deleteFinishedJobs(this.db, iso(at - FINISHED_JOB_RETENTION_SECONDS * 1000));
+      }
       for (const registration of this.#registrations.values()) {
         const { timeoutSeconds, concurrency } = registration.options;
         while (this.#started && registration.running < concurrency) {

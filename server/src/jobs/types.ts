@@ -85,6 +85,12 @@ export interface JobService {
   stop(timeoutMs?: number): Promise<void>;
 }
 
+/**
+ * Completed and failed jobs are kept this long after they finished, then deleted (pg-boss's own
+ * default, `deleteAfterSeconds`, which the SQLite service follows).
+ */
+export const FINISHED_JOB_RETENTION_SECONDS = 7 * 24 * 3600;
+
 /** The defaults of JobOptions, resolved. */
 export function resolveJobOptions(options: JobOptions = {}): Required<JobOptions> {
   return {
