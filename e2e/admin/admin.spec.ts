@@ -218,7 +218,9 @@ test('a11y: the admin area pages', async ({ page }) => {
   }
 });
 
-test('a11y: storage per person under Admin Settings → System, on a phone', async ({ page }) => {
+test('a11y: storage per person and background jobs under Admin Settings → System, on a phone', async ({
+  page,
+}) => {
   const admin = await signInAsRole(page, 'admin');
   const uploaded = await page.request.post('/api/files', {
     headers: { authorization: `Bearer ${admin.token}` },
@@ -232,12 +234,21 @@ test('a11y: storage per person under Admin Settings → System, on a phone', asy
   const table = page.getByRole('table', { name: 'Storage' });
   await expect(table.getByRole('link', { name: 'Alex Morgan' })).toBeVisible();
   // Wider than the phone: the table scrolls sideways (and says so), the page itself does not.
-  await expect(page.getByText('Scroll the table sideways to see every column.')).toBeVisible();
+  const storage = page.getByRole('region', { name: 'Storage' });
+  await expect(storage.getByText('Scroll the table sideways to see every column.')).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(
     true,
   );
   const stored = table.getByRole('button', { name: 'Stored' });
   await stored.scrollIntoViewIfNeeded();
   await expect(stored).toBeInViewport();
+  // The queue of background jobs, below it, scrolls the same way.
+  const jobs = page.getByRole('region', { name: 'Background jobs' });
+  await expect(jobs.getByRole('table', { name: 'Background jobs' })).toBeVisible();
+  await expect(jobs.getByRole('combobox', { name: 'State' })).toBeVisible();
+  await expect(jobs.getByText('Scroll the table sideways to see every column.')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(
+    true,
+  );
   await expectNoSeriousA11yViolations(page);
 });

@@ -49,7 +49,7 @@ export class SqliteJobService implements JobService {
   readonly #controllers = new Set<AbortController>();
   #started = false;
   #timer: NodeJS.Timeout | undefined;
-  #polling = false;
+  #polling: Promise<void> | undefined;
   #pollAgain = false;
   /** When finished jobs past their retention were last deleted (app clock, ms). */
   #cleanedAt = Number.NEGATIVE_INFINITY;
@@ -117,6 +117,8 @@ export class SqliteJobService implements JobService {
   async stop(timeoutMs = 5000): Promise<void> {
     this.#started = false;
     clearTimeout(this.#timer);
+    // A look in progress may still take a job: let it, so that job is waited for too.
+    await this.#polling;
     if (this.#inFlight.size > 0) {
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<void>((resolve) => {
@@ -146,10 +148,17 @@ export class SqliteJobService implements JobService {
     this.#timer.unref();
   }
 
-  async #poll(): Promise<void> {
-    if (!this.#started || this.#polling) return;
-    this.#polling = true;
+  #poll(): Promise<void> {
+    if (!this.#started || this.#polling) return Promise.resolve();
     this.#pollAgain = false;
+    this.#polling = this.#look().finally(() => {
+      this.#polling = undefined;
+      if (this.#started) this.#schedule(this.#pollAgain ? 0 : this.pollIntervalMs);
+    });
+    return this.#polling;
+  }
+
+  async #look(): Promise<void> {
     try {
       const at = this.now();
       await failExpiredJobs(this.db, iso(at));
@@ -172,9 +181,6 @@ export class SqliteJobService implements JobService {
       }
     } catch (error) {
       this.log.error({ err: error }, 'background jobs: looking for due jobs failed');
-    } finally {
-      this.#polling = false;
-      if (this.#started) this.#schedule(this.#pollAgain ? 0 : this.pollIntervalMs);
     }
   }
 
