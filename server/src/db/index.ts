@@ -30,6 +30,18 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+/** The node-postgres pool under each PostgreSQL `Db` this process opened. */
+const pools = new WeakMap<Db, pg.Pool>();
+
+/**
+ * The node-postgres pool under `db` (PostgreSQL; undefined on SQLite). For what Kysely cannot
+ * carry: pg-boss sends multi-statement SQL and reads the rows of every statement, which Kysely's
+ * driver drops (it keeps a single result).
+ */
+export function postgresPool(db: Db): pg.Pool | undefined {
+  return pools.get(db);
+}
+
 /** Opens a connection pool (PostgreSQL) or file (SQLite) for `config`. */
 export function openDatabase(config: AppConfig['database']): DatabaseHandle {
   if (config.kind === 'postgres') {
@@ -39,6 +51,7 @@ export function openDatabase(config: AppConfig['database']): DatabaseHandle {
       ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    pools.set(db, pool);
     return { db, kind: 'postgres', changes: null, close: () => db.destroy() };
   }
   if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });

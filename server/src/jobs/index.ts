@@ -1,6 +1,6 @@
 /** The background-job service of the app's database (docs/jobs.md). */
 import type { FastifyBaseLogger } from 'fastify';
-import { databaseKind, type Db } from '../db';
+import { postgresPool, type Db } from '../db';
 import { PgBossJobService } from './pg-boss-job-service';
 import { SqliteJobService } from './sqlite-job-service';
 import type { JobService } from './types';
@@ -13,7 +13,8 @@ export function createJobService(
   log: FastifyBaseLogger,
   options: { pollIntervalMs: number },
 ): JobService {
-  return databaseKind(db) === 'postgres'
-    ? new PgBossJobService(db, log, options.pollIntervalMs)
+  const pool = postgresPool(db);
+  return pool
+    ? new PgBossJobService(db, pool, log, options.pollIntervalMs)
     : new SqliteJobService(db, now, log, options.pollIntervalMs);
 }

@@ -1,12 +1,14 @@
 /**
  * Background jobs on PostgreSQL: pg-boss (docs/jobs.md) in its own schema, on the app's own
- * connection pool (through Kysely), so a job can be sent inside the caller's transaction. Any
+ * connection pool; a job sent inside the caller's Kysely transaction is written on that
+ * transaction's connection. Any
  * number of instances work the same queues; pg-boss claims each job with `SKIP LOCKED`, retries
  * with backoff, and takes back an active job past its `expireInSeconds` (a worker that died).
  */
 import type { JobList, JobState } from '@learning-hub/core';
 import type { FastifyBaseLogger } from 'fastify';
 import { CompiledQuery, sql, type Kysely } from 'kysely';
+import type pg from 'pg';
 import { getConstructionPlans, PgBoss } from 'pg-boss';
 import type { Db } from '../db';
 import type { Database } from '../db/schema';
@@ -41,8 +43,11 @@ interface Registration {
   working: boolean;
 }
 
-/** pg-boss's database adapter over a Kysely connection (the pool, or one transaction's). */
-const executorOf = (db: Kysely<Database>) => ({
+/**
+ * pg-boss's adapter over a Kysely transaction's connection, for `send(…, { trx })`: the insert is
+ * one statement, which Kysely carries (it keeps one statement's rows; see postgresPool).
+ */
+const transactionExecutor = (db: Kysely<Database>) => ({
   executeSql: async (text: string, values: unknown[] = []) => {
     const result = await db.executeQuery(CompiledQuery.raw(text, values));
     return { rows: result.rows as unknown[] };
@@ -58,11 +63,14 @@ export class PgBossJobService implements JobService {
 
   constructor(
     private readonly db: Db,
+    pool: pg.Pool,
     private readonly log: FastifyBaseLogger,
     private readonly pollIntervalMs = 1000,
   ) {
     this.#boss = new PgBoss({
-      db: executorOf(db),
+      // The app's pool, as pg-boss's own adapter uses one: node-postgres returns every result of
+      // a multi-statement query, which pg-boss reads.
+      db: { executeSql: (text, values) => pool.query(text, values) },
       schema: PG_BOSS_SCHEMA,
       // No recurring schedules yet: the first area that needs cron turns this on.
       schedule: false,
@@ -95,7 +103,7 @@ export class PgBossJobService implements JobService {
     return this.#boss.send(type.name, (checked ?? {}) as object, {
       ...(options.startAfter === undefined ? {} : { startAfter: new Date(options.startAfter) }),
       ...(options.singletonKey === undefined ? {} : { singletonKey: options.singletonKey }),
-      ...(options.trx ? { db: executorOf(options.trx) } : {}),
+      ...(options.trx ? { db: transactionExecutor(options.trx) } : {}),
     });
   }
 
