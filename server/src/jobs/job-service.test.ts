@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import type { JobSummary } from '@learning-hub/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -284,6 +285,28 @@ describe.skipIf(!available)(`background jobs (${TEST_DB_KIND})`, () => {
     await stopping;
     expect(finished).toEqual([9]);
     expect((await jobOf(jobs, id))?.state).toBe('completed');
+  });
+
+  it('logs no error while it starts, works and stops', async () => {
+    const errors: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n')) if (line) errors.push(line);
+        done();
+      },
+    });
+    const logged = await createTestApp({ env: FAST, logger: { level: 'error', stream } });
+    try {
+      const { jobs } = logged.app;
+      jobs.register(Echo, () => Promise.resolve());
+      await jobs.start();
+      await until(jobs, await jobs.send(Echo, { n: 1 }), 'completed');
+      // pg-boss's start-up work (its schema's background migrations, supervision) runs meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, SQLITE ? 50 : 1500));
+    } finally {
+      await logged.close();
+    }
+    expect(errors).toEqual([]);
   });
 
   describe('admin routes', () => {
