@@ -144,6 +144,20 @@ export async function failJobAttempt(
     .execute();
 }
 
+/**
+ * The attempt was cut short by the server stopping: the job waits again, due now, and the attempt
+ * does not count.
+ */
+export async function releaseJob(db: Db, id: string, attempts: number, at: string): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ state: 'retry', attempts: attempts - 1, start_after: at, locked_until: null })
+    .where('id', '=', id)
+    .where('state', '=', 'active')
+    .where('attempts', '=', attempts)
+    .execute();
+}
+
 /** A failed job gets one more attempt, due now. False when it is not failed (or not there). */
 export async function retryFailedJob(db: Db, id: string, at: string): Promise<boolean> {
   const result = await db

@@ -287,6 +287,26 @@ describe.skipIf(!available)(`background jobs (${TEST_DB_KIND})`, () => {
     expect((await jobOf(jobs, id))?.state).toBe('completed');
   });
 
+  it.runIf(SQLITE)(
+    'puts a job that outlives the stop back to wait, its attempt not counted',
+    async () => {
+      const { jobs } = ctx.app;
+      let aborted = false;
+      jobs.register(Echo, (_data, { signal }) => {
+        signal.addEventListener('abort', () => {
+          aborted = true;
+        });
+        return new Promise(() => {});
+      });
+      await jobs.start();
+      const id = await jobs.send(Echo, { n: 1 });
+      await until(jobs, id, 'active');
+      await jobs.stop(50);
+      expect(aborted).toBe(true);
+      expect(await jobOf(jobs, id)).toMatchObject({ state: 'retry', attempts: 0, lastError: null });
+    },
+  );
+
   it('logs no error while it starts, works and stops', async () => {
     const errors: string[] = [];
     const stream = new Writable({

@@ -15,6 +15,7 @@ import {
   findJobState,
   insertJob,
   listJobs,
+  releaseJob,
   retryFailedJob,
   type JobRow,
 } from './job-repository';
@@ -38,6 +39,8 @@ interface Registration {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+const STOPPING = 'The server stopped during the attempt.';
 
 /** How often finished jobs past their retention are looked for. */
 const CLEANUP_INTERVAL_MS = 3_600_000;
@@ -127,9 +130,13 @@ export class SqliteJobService implements JobService {
       await Promise.race([Promise.allSettled([...this.#inFlight]), timedOut]);
       clearTimeout(timer);
     }
-    // Handlers still running are told to stop; their jobs stay active until their lease runs out
-    // and another worker takes them back.
-    for (const controller of this.#controllers) controller.abort(new Error('server stopping'));
+    // Handlers still running are told to stop, and their jobs put back to wait (the attempt not
+    // counted) for the next start or another instance. Should that write fail, the job stays
+    // active until its lease runs out and is taken back then.
+    if (this.#controllers.size > 0) {
+      for (const controller of this.#controllers) controller.abort(new Error(STOPPING));
+      await Promise.allSettled([...this.#inFlight]);
+    }
   }
 
   /** Looks for due jobs now (or right after the look in progress). */
@@ -211,6 +218,10 @@ export class SqliteJobService implements JobService {
         await completeJob(this.db, row.id, attempt, iso(this.now()));
       } catch (error) {
         const at = this.now();
+        if (!this.#started && controller.signal.aborted) {
+          await releaseJob(this.db, row.id, attempt, iso(at));
+          return;
+        }
         const last = attempt >= row.max_attempts;
         const delayMs = retryDelaySeconds * 1000 * (backoff ? 2 ** Math.max(0, attempt - 1) : 1);
         this.log.warn(
