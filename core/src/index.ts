@@ -12,3 +12,4 @@ export * from './contracts/admin';
 export * from './contracts/auth-providers';
 export * from './contracts/files';
 export * from './contracts/classroom';
+export * from './contracts/search';

@@ -28,6 +28,7 @@ import healthRoutes from './features/health/routes';
 import adminSystemRoutes from './features/admin-system/routes';
 import assignmentsRoutes from './features/assignments/routes';
 import filesRoutes from './features/files/routes';
+import searchRoutes from './features/search/routes';
 import { AccessService } from './access/access-service';
 import { ensureDevUser } from './auth/dev-user';
 import accessPlugin from './plugins/access';
@@ -170,6 +171,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminSystemRoutes, { db, uploadLimits: config.files.limits });
   await app.register(filesRoutes, { files, maxUploadBytes: config.files.maxUploadBytes });
   await app.register(assignmentsRoutes, { db, now, maxUploadBytes: config.files.maxUploadBytes });
+  await app.register(searchRoutes, { db, now });
 
   // Orphaned uploads: once at start, then hourly. Safe with several instances (see cleanupOrphans).
   let cleanupTimer: NodeJS.Timeout | undefined;

@@ -377,6 +377,20 @@ export interface UploadReservationsTable {
   created_at: string;
 }
 
+/**
+ * The search index (migration 0013, docs/search.md): one row per searchable thing, its scope
+ * columns and its plain text. SQLite adds `seq` (the FTS5 rowid), PostgreSQL the `tsv` column;
+ * only server/src/search reads those.
+ */
+export interface SearchDocumentsTable {
+  doc_type: string;
+  doc_id: string;
+  /** The course a course or lesson belongs to (the scope its visibility is decided by). */
+  course_id: string | null;
+  title: string;
+  body: string;
+}
+
 export interface Database {
   departments: DepartmentsTable;
   users: UsersTable;
@@ -406,4 +420,5 @@ export interface Database {
   grades: GradesTable;
   grade_history: GradeHistoryTable;
   app_secrets: AppSecretsTable;
+  search_documents: SearchDocumentsTable;
 }
