@@ -107,7 +107,7 @@ export function SearchSpotlight({ opened, onClose }: { opened: boolean; onClose(
         )}
         {total > 0 && (
           <Spotlight.Action onClick={seeAll}>
-            <Text size="sm" c="blue">
+            <Text size="sm" fw={600} td="underline">
               See all {total} {total === 1 ? 'result' : 'results'}
             </Text>
           </Spotlight.Action>
