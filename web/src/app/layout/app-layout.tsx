@@ -56,7 +56,8 @@ function ColorSchemeToggle() {
 
 /** Opens search (loaded at the first opening) from the header's button or Ctrl+K / ⌘K. */
 function SearchButton({ onOpen }: { onOpen(): void }) {
-  useHotkeys([['mod+K', onOpen]], []);
+  // Not from a text field or the rich-text editor, which have their own Ctrl+K.
+  useHotkeys([['mod+K', onOpen]]);
   return (
     <ActionIcon
       variant="subtle"
