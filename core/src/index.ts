@@ -13,3 +13,4 @@ export * from './contracts/auth-providers';
 export * from './contracts/files';
 export * from './contracts/classroom';
 export * from './contracts/jobs';
+export * from './contracts/search';

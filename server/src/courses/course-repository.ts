@@ -7,6 +7,8 @@ import type { Course, CourseState } from '@learning-hub/core';
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db';
 import type { Database } from '../db/schema';
+import { searchIndex } from '../search/search-index';
+import { searchTerms } from '../search/terms';
 
 /** A course row as the domain uses it. */
 export interface CourseRecord {
@@ -187,6 +189,31 @@ function visibleIn(eb: Eb, state: CourseState, v: CourseVisibility): Expression<
   return eb.and([eb('courses.state', '=', state), who]);
 }
 
+/**
+ * What may be opened of a course's content (lessons): courseAccess().canLearn for every course
+ * at once — a draft by its editors, otherwise by its editors and participants.
+ */
+function learnableIn(eb: Eb, state: CourseState, v: CourseVisibility): Expression<SqlBool> {
+  const editable = [v.editAll, inList(eb, 'courses.id', v.editableIds)];
+  const participant = inList(eb, 'courses.id', v.participantIds);
+  const who = state === 'draft' ? anyOf(eb, editable) : anyOf(eb, [...editable, participant]);
+  return eb.and([eb('courses.state', '=', state), who]);
+}
+
+const ALL_STATES: CourseState[] = ['published', 'draft', 'archived'];
+
+/**
+ * The ids of the courses the viewer may see (`see`, the catalogue's rule in every state) or whose
+ * lessons they may open (`learn`), as a subquery: what search filters its results by.
+ */
+export function visibleCourseIds(db: Db, v: CourseVisibility, need: 'see' | 'learn') {
+  const rule = need === 'see' ? visibleIn : learnableIn;
+  return db
+    .selectFrom('courses')
+    .select('courses.id')
+    .where((eb) => eb.or(ALL_STATES.map((s) => rule(eb, s, v))));
+}
+
 /** `%text%` for LIKE, with the wildcards of the text escaped (used with `escape '\'`). */
 export function likePattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -208,14 +235,11 @@ export async function listCataloguePage(
   }
   if (filter.departmentId) base = base.where('courses.department_id', '=', filter.departmentId);
   if (filter.search) {
-    const pattern = likePattern(filter.search);
-    base = base.where((eb) =>
-      eb.or([
-        eb(sql`lower(courses.title)`, 'like', sql`${pattern} escape '\\'`),
-        eb(sql`lower(courses.code)`, 'like', sql`${pattern} escape '\\'`),
-        eb(sql`lower(courses.description)`, 'like', sql`${pattern} escape '\\'`),
-      ]),
-    );
+    // The search index (title, code and summary; prefixes and stems). Nothing to search for
+    // (only symbols) finds nothing.
+    const terms = searchTerms(filter.search);
+    const matching = terms.length > 0 ? searchIndex(db).matchingIds('course', terms) : null;
+    base = base.where(matching ? sql<SqlBool>`courses.id in ${matching}` : FALSE);
   }
   // The page and the total in one pass (a window count); only a page past the end needs a
   // second query for the total.
@@ -295,6 +319,27 @@ export async function countEnrolledExcept(
 
 // ---------------------------------------------------------------- changes
 
+/**
+ * (Re)indexes the course for search from its row as it is now: title; code and plain summary.
+ * Every write of those columns calls it in its transaction (docs/search.md).
+ */
+export async function indexCourse(db: Db, id: string): Promise<void> {
+  const row = await db
+    .selectFrom('courses')
+    .select(['id', 'code', 'title', 'description'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) return;
+  await searchIndex(db).upsert(db, {
+    type: 'course',
+    id: row.id,
+    courseId: row.id,
+    title: row.title,
+    // The code also as separate words: PostgreSQL reads `FO-150` as `fo` and `-150`.
+    body: `${row.code} ${row.code.replace(/[^\p{L}\p{N}]+/gu, ' ')}\n${row.description}`,
+  });
+}
+
 /** The fields of a new course. */
 export interface NewCourse {
   code: string;
@@ -368,6 +413,7 @@ export async function createCourse(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  await indexCourse(db, row.id);
   return row.id;
 }
 
@@ -390,6 +436,7 @@ export async function insertCourse(
       published_at: at,
     })
     .execute();
+  await indexCourse(db, course.id);
 }
 
 export async function countCourses(db: Db): Promise<number> {
@@ -479,7 +526,11 @@ export async function updateCourse(
     .where('state', '=', expect.state);
   if (expect.revision !== undefined) query = query.where('revision', '=', expect.revision);
   const result = await query.executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const applied = Number(result.numUpdatedRows) === 1;
+  if (applied && (set['code'] ?? set['title'] ?? set['description']) !== undefined) {
+    await indexCourse(db, id);
+  }
+  return applied;
 }
 
 /** Whether any learner's work or grade hangs on the course (then it is archived, not deleted). */
@@ -512,6 +563,7 @@ export async function listCourseAssignmentUsers(db: Db, courseId: string): Promi
 
 /** Deletes the course row; sections, lessons, progress, assignments go with it (cascade). */
 export async function deleteCourseRow(db: Db, courseId: string): Promise<boolean> {
+  await searchIndex(db).removeCourse(db, courseId);
   const result = await db.deleteFrom('courses').where('id', '=', courseId).executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }

@@ -4,6 +4,27 @@
  * course's row lock (course-repository lockCourse), so counts and positions cannot race.
  */
 import type { Db } from '../db';
+import { richTextToPlainText } from '../rich-text/sanitize';
+import { searchIndex } from '../search/search-index';
+
+/** Indexes a lesson for search (its title and the text of its body) in the caller's transaction. */
+export async function indexLesson(
+  db: Db,
+  lesson: { id: string; courseId: string; title: string; bodyHtml: string },
+): Promise<void> {
+  await searchIndex(db).upsert(db, {
+    type: 'lesson',
+    id: lesson.id,
+    courseId: lesson.courseId,
+    title: lesson.title,
+    body: richTextToPlainText(lesson.bodyHtml),
+  });
+}
+
+/** Indexes every lesson of a course (content written without the lesson functions: the demo seed). */
+export async function indexCourseLessons(db: Db, courseId: string): Promise<void> {
+  for (const lesson of await listLessonsWithBodies(db, courseId)) await indexLesson(db, lesson);
+}
 
 export interface SectionRecord {
   id: string;
@@ -173,6 +194,10 @@ export async function updateSectionTitle(db: Db, sectionId: string, title: strin
 export async function deleteSection(db: Db, courseId: string, sectionId: string): Promise<void> {
   const section = await findSection(db, courseId, sectionId);
   if (!section) return;
+  const index = searchIndex(db);
+  for (const id of await listLessonIds(db, { courseId, sectionId })) {
+    await index.remove(db, 'lesson', id);
+  }
   await db.deleteFrom('lessons').where('section_id', '=', sectionId).execute();
   await db.deleteFrom('course_sections').where('id', '=', sectionId).execute();
   await db
@@ -269,6 +294,7 @@ export async function insertLesson(
       updated_at: at,
     })
     .execute();
+  await indexLesson(db, lesson);
   return { ...lesson, position, createdAt: at, updatedAt: at };
 }
 
@@ -290,10 +316,26 @@ export async function updateLesson(
     })
     .where('id', '=', lessonId)
     .execute();
+  if (changes.title !== undefined || changes.bodyHtml !== undefined) {
+    const row = await db
+      .selectFrom('lessons')
+      .select(['id', 'course_id', 'title', 'body_html'])
+      .where('id', '=', lessonId)
+      .executeTakeFirst();
+    if (row) {
+      await indexLesson(db, {
+        id: row.id,
+        courseId: row.course_id,
+        title: row.title,
+        bodyHtml: row.body_html,
+      });
+    }
+  }
 }
 
 /** Deletes a lesson and closes the gap in its section's positions. */
 export async function deleteLesson(db: Db, lesson: LessonRecord): Promise<void> {
+  await searchIndex(db).remove(db, 'lesson', lesson.id);
   await db.deleteFrom('lessons').where('id', '=', lesson.id).execute();
   await db
     .updateTable('lessons')
@@ -375,6 +417,7 @@ export async function insertStructure(
         updated_at: at,
       })
       .execute();
+    await indexLesson(db, l);
   }
 }
 

@@ -401,6 +401,20 @@ export interface JobsTable {
   last_error: string | null;
 }
 
+/**
+ * The search index (migration 0013, docs/search.md): one row per searchable thing, its scope
+ * columns and its plain text. SQLite adds `seq` (the FTS5 rowid), PostgreSQL the `tsv` column;
+ * only server/src/search reads those.
+ */
+export interface SearchDocumentsTable {
+  doc_type: string;
+  doc_id: string;
+  /** The course a course or lesson belongs to (the scope its visibility is decided by). */
+  course_id: string | null;
+  title: string;
+  body: string;
+}
+
 export interface Database {
   departments: DepartmentsTable;
   users: UsersTable;
@@ -431,4 +445,5 @@ export interface Database {
   grade_history: GradeHistoryTable;
   app_secrets: AppSecretsTable;
   jobs: JobsTable;
+  search_documents: SearchDocumentsTable;
 }

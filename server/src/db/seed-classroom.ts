@@ -10,6 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { upsertAssignment } from '../access/access-repository';
 import { hashPassword } from '../auth/passwords';
 import { createUser, findDepartment, findUserByUsername } from '../auth/user-repository';
+import { indexCourse } from '../courses/course-repository';
+import { indexCourseLessons } from '../courses/structure-repository';
 import { sortableId } from '../lib/ids';
 import { richTextToPlainText, sanitizeRichText } from '../rich-text/sanitize';
 import type { Db } from '.';
@@ -383,6 +385,8 @@ export async function seedDemoClassroom(db: Db, now = new Date()): Promise<boole
           .execute();
       }
     }
+    await indexCourse(db, content.courseId);
+    await indexCourseLessons(db, content.courseId);
 
     // The crew takes the two field courses; progress spreads from "just started" to "done".
     const crew =
@@ -557,6 +561,7 @@ export async function seedDemoClassroom(db: Db, now = new Date()): Promise<boole
         updated_at: at,
       })
       .execute();
+    await indexCourse(db, 'aerial-fiber-safety');
     await upsertAssignment(db, {
       userId: instructor.id,
       context: { type: 'course', courseId: 'aerial-fiber-safety' },

@@ -36,6 +36,7 @@ export const BUILT_PAGES: Readonly<Record<string, PageLoaderFn>> = {
     import('../features/classroom/components/classroom-layout').then((m) => m.ClassroomLayout),
   '/learning-management': () =>
     import('../features/learning/components/learning-page').then((m) => m.LearningPage),
+  '/search': () => import('../features/search/components/search-page').then((m) => m.SearchPage),
   '/course/create': loadCourseCreator,
   '/course-creator': loadCourseCreator,
 };

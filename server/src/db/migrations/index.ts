@@ -15,6 +15,7 @@ import * as m0009 from './0009-upload-quotas';
 import * as m0010 from './0010-assignment-release-on-save';
 import * as m0011 from './0011-submissions-recent-index';
 import * as m0012 from './0012-jobs';
+import * as m0013 from './0013-search';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010-assignment-release-on-save': m0010,
   '0011-submissions-recent-index': m0011,
   '0012-jobs': m0012,
+  '0013-search': m0013,
 };
 
 export const migrationProvider: MigrationProvider = {

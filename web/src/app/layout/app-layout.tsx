@@ -11,8 +11,8 @@ import {
   useComputedColorScheme,
   useMantineColorScheme,
 } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
-import { IconMoon, IconSchool, IconSun } from '@tabler/icons-react';
+import { useDisclosure, useHotkeys } from '@mantine/hooks';
+import { IconMoon, IconSchool, IconSearch, IconSun } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { Link, Outlet, useNavigation } from 'react-router';
 import { useAuth } from '../../lib/auth/auth-context';
@@ -26,6 +26,9 @@ const NAV_MENU_ID = 'main-navigation';
 const loadNavMenu = () => import('./nav-menu');
 const NavMenu = lazy(() => loadNavMenu().then((m) => ({ default: m.NavMenu })));
 const AvatarMenu = lazy(() => import('./avatar-menu').then((m) => ({ default: m.AvatarMenu })));
+// Search (Spotlight and its styles) loads at its first opening: the button or Ctrl+K / ⌘K.
+const loadSearch = () => import('./search-spotlight');
+const SearchSpotlight = lazy(() => loadSearch().then((m) => ({ default: m.SearchSpotlight })));
 
 /** Holds the avatar's place (its size) until the account menu has loaded: nothing moves. */
 const AVATAR_PLACEHOLDER = <Box w={38} h={38} aria-hidden="true" />;
@@ -51,6 +54,26 @@ function ColorSchemeToggle() {
   );
 }
 
+/** Opens search (loaded at the first opening) from the header's button or Ctrl+K / ⌘K. */
+function SearchButton({ onOpen }: { onOpen(): void }) {
+  // Not from a text field or the rich-text editor, which have their own Ctrl+K.
+  useHotkeys([['mod+K', onOpen]]);
+  return (
+    <ActionIcon
+      variant="subtle"
+      color="gray"
+      size="lg"
+      onClick={onOpen}
+      onPointerEnter={() => void loadSearch()}
+      onFocus={() => void loadSearch()}
+      aria-label="Search (Ctrl+K)"
+      aria-keyshortcuts="Control+K Meta+K"
+    >
+      <IconSearch size={20} aria-hidden="true" />
+    </ActionIcon>
+  );
+}
+
 /** The app shell (docs/architecture.md): header with logo, hamburger and avatar menus; content. */
 export function AppLayout() {
   const auth = useAuth();
@@ -60,6 +83,13 @@ export function AppLayout() {
   const [navMounted, setNavMounted] = useState(false);
   const navigation = useNavigation();
   const devMode = config.devMode || method === 'disabled';
+  const [searchOpened, search] = useDisclosure(false);
+  const [searchMounted, setSearchMounted] = useState(false);
+  const signedIn = !!auth.user && auth.isAuthenticated;
+  const openSearch = () => {
+    setSearchMounted(true);
+    search.open();
+  };
 
   return (
     <AppShell header={{ height: 60 }} padding="md">
@@ -101,6 +131,7 @@ export function AppLayout() {
                 Dev Mode
               </Badge>
             )}
+            {signedIn && <SearchButton onOpen={openSearch} />}
             <ColorSchemeToggle />
             {auth.user && auth.isAuthenticated ? (
               <Suspense fallback={AVATAR_PLACEHOLDER}>
@@ -114,6 +145,11 @@ export function AppLayout() {
           </Group>
         </Group>
       </AppShell.Header>
+      {signedIn && searchMounted && (
+        <Suspense fallback={null}>
+          <SearchSpotlight opened={searchOpened} onClose={search.close} />
+        </Suspense>
+      )}
       {navMounted && (
         <Suspense fallback={null}>
           <NavMenu id={NAV_MENU_ID} opened={navOpened} onClose={nav.close} />

@@ -1,0 +1,73 @@
+/**
+ * GET /api/search: the one search of every area (docs/search.md). Each type the index holds has
+ * a scope builder here — the SQL predicate of what the caller may open, from the area's own list
+ * rules — so results are filtered in the query, never afterwards. Library items, wiki pages and
+ * people add a type to core's SEARCH_TYPES and a builder to SCOPES.
+ */
+import { SearchQuerySchema, SearchResultsSchema, type SearchType } from '@learning-hub/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AccessService } from '../../access/access-service';
+import type { UserRecord } from '../../auth/user-repository';
+import { courseSearchScopes } from '../../courses/course-search';
+import type { Db } from '../../db';
+import { currentUser } from '../../plugins/access';
+import { searchIndex, type SearchScope } from '../../search/search-index';
+
+export interface SearchRouteOptions {
+  db: Db;
+  now: () => number;
+}
+
+type ScopeBuilder = (db: Db, access: AccessService, user: UserRecord, now: number) => SearchScope[];
+
+/** The areas whose rows are indexed, each giving the scopes of its types. */
+const SCOPES: ScopeBuilder[] = [courseSearchScopes];
+
+const isSearchType = (type: string): type is SearchType => type === 'course' || type === 'lesson';
+
+const searchRoutes: FastifyPluginAsyncZod<SearchRouteOptions> = async (app, { db, now }) => {
+  app.get(
+    '/api/search',
+    {
+      config: { access: {} },
+      schema: {
+        summary:
+          'Search courses and lessons the caller may open (prefixes and stems; ranked, highlighted, paged)',
+        querystring: SearchQuerySchema,
+        response: { 200: SearchResultsSchema },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const { q, type, page, pageSize } = request.query;
+      const scopes = SCOPES.flatMap((build) => build(db, app.access, user, now())).filter(
+        (s) => type === undefined || s.type === type,
+      );
+      const { hits, total } = await searchIndex(db).search(db, {
+        query: q,
+        scopes,
+        offset: (page - 1) * pageSize,
+        limit: pageSize,
+      });
+      const results = hits.flatMap((h) =>
+        isSearchType(h.type)
+          ? [
+              {
+                type: h.type,
+                id: h.id,
+                title: h.title,
+                snippet: h.snippet,
+                courseId: h.courseId,
+                lessonId: h.type === 'lesson' ? h.id : null,
+                courseTitle: h.type === 'lesson' ? h.courseTitle : null,
+                rank: h.rank,
+              },
+            ]
+          : [],
+      );
+      return { results, total, page, pageSize };
+    },
+  );
+};
+
+export default searchRoutes;

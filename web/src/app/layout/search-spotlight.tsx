@@ -1,0 +1,118 @@
+/**
+ * The header's search box (docs/search.md): Mantine Spotlight over GET /api/search, queried as
+ * one types (debounced). Arrow keys choose a result and Enter opens it; Enter with none chosen,
+ * or "See all results", opens the results page. Loaded the first time search is opened
+ * (app-layout.tsx), so neither the spotlight nor its styles weigh on the first page.
+ */
+import { Badge, Group, Loader, Stack, Text } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { createSpotlight, Spotlight } from '@mantine/spotlight';
+import '@mantine/spotlight/styles.css';
+import { IconSearch } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { HighlightedText } from '../../components/highlighted-text';
+import {
+  hasSearchTerms,
+  RESULT_KIND,
+  resultPath,
+  searchPagePath,
+  useSearch,
+} from '../../lib/search/search-api';
+
+const [store, spotlight] = createSpotlight();
+
+/** How many results the box shows; the rest are on the results page. */
+export const SPOTLIGHT_RESULTS = 8;
+
+export function SearchSpotlight({ opened, onClose }: { opened: boolean; onClose(): void }) {
+  const [query, setQuery] = useState('');
+  const [debounced] = useDebouncedValue(query.trim(), 200);
+  const navigate = useNavigate();
+  const searchable = hasSearchTerms(debounced);
+  const { data, isFetching, isError } = useSearch({ q: debounced, pageSize: SPOTLIGHT_RESULTS });
+  const results = searchable ? (data?.results ?? []) : [];
+  const total = searchable ? (data?.total ?? 0) : 0;
+
+  useEffect(() => {
+    if (opened) spotlight.open();
+    else spotlight.close();
+  }, [opened]);
+
+  const seeAll = () => {
+    if (!hasSearchTerms(query)) return;
+    spotlight.close();
+    void navigate(searchPagePath(query.trim()));
+  };
+
+  return (
+    <Spotlight.Root
+      store={store}
+      query={query}
+      onQueryChange={setQuery}
+      shortcut={null}
+      onSpotlightClose={onClose}
+      scrollable
+      maxHeight="min(420px, 60vh)"
+      title="Search"
+    >
+      <Spotlight.Search
+        placeholder="Search courses and lessons…"
+        aria-label="Search courses and lessons"
+        leftSection={<IconSearch size={20} stroke={1.5} aria-hidden="true" />}
+        rightSection={isFetching ? <Loader size="xs" aria-label="Searching" /> : null}
+        onKeyDown={(event) => {
+          const enter = event.key === 'Enter' || event.nativeEvent.code === 'NumpadEnter';
+          if (enter && store.getState().selected < 0) seeAll();
+        }}
+      />
+      <Spotlight.ActionsList aria-label="Search results">
+        {results.map((result) => (
+          <Spotlight.Action
+            key={`${result.type}:${result.id}`}
+            onClick={() => void navigate(resultPath(result))}
+          >
+            <Stack gap={2} w="100%" miw={0}>
+              <Group gap="xs" wrap="nowrap" miw={0}>
+                <Badge size="xs" variant="light" style={{ flexShrink: 0 }}>
+                  {RESULT_KIND[result.type]}
+                </Badge>
+                <Text fw={600} size="sm" truncate>
+                  <HighlightedText value={result.title} />
+                </Text>
+              </Group>
+              {result.courseTitle && (
+                <Text size="xs" c="dimmed" truncate>
+                  in {result.courseTitle}
+                </Text>
+              )}
+              {result.snippet.text && (
+                <Text size="xs" lineClamp={2}>
+                  <HighlightedText value={result.snippet} />
+                </Text>
+              )}
+            </Stack>
+          </Spotlight.Action>
+        ))}
+        {results.length === 0 && (
+          <Spotlight.Empty>
+            {!searchable
+              ? 'Type a word to search courses and lessons.'
+              : isError
+                ? 'Search is not available right now.'
+                : isFetching || debounced !== query.trim()
+                  ? 'Searching…'
+                  : 'Nothing found.'}
+          </Spotlight.Empty>
+        )}
+        {total > 0 && (
+          <Spotlight.Action onClick={seeAll}>
+            <Text size="sm" fw={600} td="underline">
+              See all {total} {total === 1 ? 'result' : 'results'}
+            </Text>
+          </Spotlight.Action>
+        )}
+      </Spotlight.ActionsList>
+    </Spotlight.Root>
+  );
+}

@@ -1,0 +1,49 @@
+/**
+ * The one search (GET /api/search, docs/search.md): the query hook the header's spotlight and the
+ * results page share, and where each kind of result opens. Keys sit under the signed-in user's
+ * prefix, so sign-out drops them.
+ */
+import { SearchResultsSchema, type SearchResult, type SearchType } from '@learning-hub/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api } from '../api-client';
+import { USER_QUERY_PREFIX } from '../auth/auth-context';
+
+export interface SearchParams {
+  q: string;
+  type?: SearchType | undefined;
+  page?: number | undefined;
+  pageSize?: number | undefined;
+}
+
+export const searchKey = (params: SearchParams) => [USER_QUERY_PREFIX, 'search', params] as const;
+
+/** Whether the text has anything to search for (the server ignores symbols and operators). */
+export const hasSearchTerms = (q: string): boolean => /[\p{L}\p{N}]/u.test(q);
+
+export function useSearch(params: SearchParams) {
+  const search = new URLSearchParams({ q: params.q });
+  if (params.type) search.set('type', params.type);
+  if (params.page && params.page > 1) search.set('page', String(params.page));
+  if (params.pageSize) search.set('pageSize', String(params.pageSize));
+  return useQuery({
+    queryKey: searchKey(params),
+    queryFn: ({ signal }) =>
+      api.get(`/api/search?${search.toString()}`, SearchResultsSchema, { signal }),
+    enabled: hasSearchTerms(params.q),
+    placeholderData: keepPreviousData,
+    staleTime: 15_000,
+  });
+}
+
+/** The page a result opens. */
+export function resultPath(result: SearchResult): string {
+  const course = `/classroom/${encodeURIComponent(result.courseId ?? result.id)}`;
+  return result.type === 'lesson' && result.lessonId
+    ? `${course}/lessons/${encodeURIComponent(result.lessonId)}`
+    : course;
+}
+
+export const RESULT_KIND: Record<SearchType, string> = { course: 'Course', lesson: 'Lesson' };
+
+/** The results page of a query. */
+export const searchPagePath = (q: string): string => `/search?q=${encodeURIComponent(q)}`;
