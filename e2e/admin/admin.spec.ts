@@ -17,7 +17,7 @@ function localDateTime(days: number): string {
 
 async function openUser(page: Page, username: string) {
   await page.goto('/admin');
-  await page.getByLabel('Search').fill(username);
+  await page.getByRole('textbox', { name: 'Search' }).fill(username);
   await expect(page.getByText('Showing 1–1 of 1 users')).toBeVisible();
   // The search is debounced: wait for the row of this user, then open it.
   await page

@@ -63,7 +63,8 @@ test.describe('sign-in with a provider', () => {
     ).toBeVisible();
     // The directory group hub-instructors maps to the instructor role.
     await page.getByRole('button', { name: 'Open navigation' }).click();
-    await expect(page.getByRole('link', { name: 'Course Creator' })).toBeVisible();
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    await expect(nav.getByRole('link', { name: 'Instructor Settings' })).toBeVisible();
     await page.getByRole('button', { name: 'Close navigation' }).click();
     const session = await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.session);
     expect(JSON.parse(session ?? '{}').user).toMatchObject({
