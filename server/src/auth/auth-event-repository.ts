@@ -62,10 +62,11 @@ export interface AuthEventRecord {
 /** The server's own record, newest first (browsers' reports are never among it). */
 export async function listAuthEvents(
   db: Db,
-  filter: { username?: string; limit?: number } = {},
+  filter: { username?: string; events?: readonly string[]; limit?: number } = {},
 ): Promise<AuthEventRecord[]> {
   let query = db.selectFrom('auth_events').selectAll().where('source', '=', 'server');
   if (filter.username !== undefined) query = query.where('username', '=', filter.username);
+  if (filter.events !== undefined) query = query.where('event', 'in', [...filter.events]);
   const rows = await query
     .orderBy('occurred_at', 'desc')
     .orderBy('id', 'desc')
@@ -86,31 +87,11 @@ export async function listAuthEvents(
 }
 
 /** Events that are failed sign-in attempts at an account (refused or throttled). */
-const FAILED_SIGN_IN_EVENTS = ['login_failure', 'login_throttled'];
+const FAILED_SIGN_IN_EVENTS = ['login_failure', 'login_throttled'] as const;
 
 /** The latest failed sign-in attempts the server recorded (refused or throttled), newest first. */
-export async function listSignInFailures(db: Db, limit: number): Promise<AuthEventRecord[]> {
-  const rows = await db
-    .selectFrom('auth_events')
-    .selectAll()
-    .where('source', '=', 'server')
-    .where('event', 'in', FAILED_SIGN_IN_EVENTS)
-    .orderBy('occurred_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    occurredAt: r.occurred_at,
-    source: r.source,
-    event: r.event,
-    username: r.username,
-    userId: r.user_id,
-    authMethod: r.auth_method,
-    success: r.success === null ? null : Boolean(r.success),
-    error: r.error,
-    address: r.address,
-  }));
+export function listSignInFailures(db: Db, limit: number): Promise<AuthEventRecord[]> {
+  return listAuthEvents(db, { events: FAILED_SIGN_IN_EVENTS, limit });
 }
 
 /**
