@@ -14,3 +14,4 @@ export * from './contracts/files';
 export * from './contracts/classroom';
 export * from './contracts/jobs';
 export * from './contracts/search';
+export * from './contracts/library';

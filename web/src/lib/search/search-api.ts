@@ -37,13 +37,18 @@ export function useSearch(params: SearchParams) {
 
 /** The page a result opens. */
 export function resultPath(result: SearchResult): string {
+  if (result.type === 'library-item') return `/library/${encodeURIComponent(result.id)}`;
   const course = `/classroom/${encodeURIComponent(result.courseId ?? result.id)}`;
   return result.type === 'lesson' && result.lessonId
     ? `${course}/lessons/${encodeURIComponent(result.lessonId)}`
     : course;
 }
 
-export const RESULT_KIND: Record<SearchType, string> = { course: 'Course', lesson: 'Lesson' };
+export const RESULT_KIND: Record<SearchType, string> = {
+  course: 'Course',
+  lesson: 'Lesson',
+  'library-item': 'Library',
+};
 
 /** The results page of a query. */
 export const searchPagePath = (q: string): string => `/search?q=${encodeURIComponent(q)}`;
