@@ -122,7 +122,7 @@ export interface ItemGate {
   scopeType: string;
   departmentId: string | null;
   courseId: string | null;
-  createdBy: string;
+  createdBy: { id: string };
   deletedAt: string | null;
 }
 
@@ -154,7 +154,7 @@ export async function scopeVisible(
 
 /** What the viewer may do with one item (they may see it). */
 export function abilitiesOf(v: LibraryViewer, item: Pick<ItemGate, 'createdBy' | 'deletedAt'>) {
-  const own = item.createdBy === v.userId;
+  const own = item.createdBy.id === v.userId;
   const mayEdit = v.manage || (own && v.edit);
   const mayDelete = v.manage || (own && v.delete);
   const trashed = item.deletedAt !== null;
@@ -180,7 +180,7 @@ export async function itemVisible(
 ): Promise<boolean> {
   if (item.deletedAt !== null) {
     if (v.manage) return true;
-    if (!(v.delete && item.createdBy === v.userId)) return false;
+    if (!(v.delete && item.createdBy.id === v.userId)) return false;
   }
   return scopeVisible(db, access, user, v, item, now);
 }
