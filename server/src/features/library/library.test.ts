@@ -447,9 +447,10 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
       fileId: photo,
       scope: { type: 'department', departmentId: FIELD },
     });
+    const exercise = await upload(priya, 'exercise.png', PNG_1X1);
     const course = await create(priya, {
       title: 'Zephyr splice exercise',
-      url: 'https://course.example',
+      fileId: exercise,
       scope: { type: 'course', courseId: COURSE },
     });
     expect(course).toMatchObject({
@@ -473,6 +474,7 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
     expect(samFinds.find((r) => r.id === course.id)?.courseId).toBe(COURSE);
     expect(samFinds.find((r) => r.id === department.id)?.courseId).toBeNull();
     expect((await send(sam, 'GET', `/api/files/${photo}/thumbnail`)).statusCode).toBe(200);
+    expect((await send(sam, 'GET', `/api/files/${exercise}/thumbnail`)).statusCode).toBe(200);
 
     // Kim: another department, a learner of another course: only the item of everyone.
     for (const outsider of [kim]) {
@@ -497,8 +499,12 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
           (await send(outsider, 'GET', `/api/library/items/${item.id}/download`)).statusCode,
         ).toBe(404);
       }
-      expect((await send(outsider, 'GET', `/api/files/${photo}`)).statusCode).toBe(403);
-      expect((await send(outsider, 'GET', `/api/files/${photo}/thumbnail`)).statusCode).toBe(403);
+      for (const fileId of [photo, exercise]) {
+        expect((await send(outsider, 'GET', `/api/files/${fileId}`)).statusCode).toBe(403);
+        expect((await send(outsider, 'GET', `/api/files/${fileId}/thumbnail`)).statusCode).toBe(
+          403,
+        );
+      }
     }
     // Omar (an instructor of another department) does not see the department's item either.
     expect((await send(omar, 'GET', `/api/library/items/${department.id}`)).statusCode).toBe(404);
