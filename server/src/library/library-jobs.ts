@@ -56,10 +56,16 @@ export async function runExtractText(db: Db, store: FileStore, versionId: string
   });
 }
 
-export async function runThumbnail(db: Db, store: FileStore, fileId: string): Promise<void> {
+/** `make`: the renderer (the storage's makePdfThumbnail; a test passes its own). */
+export async function runThumbnail(
+  db: Db,
+  store: FileStore,
+  fileId: string,
+  make: typeof makePdfThumbnail = makePdfThumbnail,
+): Promise<void> {
   const file = await findFile(db, fileId);
   if (!file || file.thumbnailKey !== null) return;
-  const key = await makePdfThumbnail(store, file.storageKey);
+  const key = await make(store, file.storageKey);
   // Another run (or the file's removal) got there first: drop this picture.
   if (!(await setFileThumbnail(db, fileId, key))) await store.delete(key);
 }

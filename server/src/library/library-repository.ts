@@ -713,3 +713,13 @@ export async function deleteCategory(db: Db, id: string): Promise<boolean> {
   const result = await db.deleteFrom('library_categories').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** The ids of a course's library items (deleting the course deletes them, by cascade). */
+export async function listItemIdsOfCourse(db: Db, courseId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('library_items')
+    .select('id')
+    .where('course_id', '=', courseId)
+    .execute();
+  return rows.map((r) => r.id);
+}

@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import type { LibraryItem } from '@learning-hub/core';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runExtractText, runThumbnail } from '../../library/library-jobs';
+import type { FileStore } from '../../storage/file-store';
 import { PDF_HEAD, PNG_1X1, multipartBody } from '../../storage/test-files';
 import {
   bearer,
@@ -12,21 +14,13 @@ import {
   type TestContext,
 } from '../../test/helpers';
 
-// The PDF renderer is the storage work's (storage/pdf-thumbnail.ts): here a picture stands in
-// for the first page, so the test is about the job recording it, not about rendering.
-vi.mock('../../storage/pdf-thumbnail', () => ({
-  makePdfThumbnail: async (store: {
-    put: (s: Readable, o: { maxBytes: number }) => Promise<{ key: string }>;
-  }) => (await store.put(Readable.from([PNG_1X1]), { maxBytes: 1_000_000 })).key,
-}));
-
 const available = await testDatabaseAvailable();
 
 describe.skipIf(!available)(`library jobs (${TEST_DB_KIND})`, () => {
   let ctx: TestContext;
   let token: string;
   beforeEach(async () => {
-    ctx = await createTestApp({ env: { JOBS_POLL_INTERVAL_MS: '20' } });
+    ctx = await createTestApp();
     const { password } = await createTestUser(ctx, { username: 'priya', role: 'instructor' });
     token = await signIn(ctx.app, 'priya', password);
   });
@@ -34,7 +28,9 @@ describe.skipIf(!available)(`library jobs (${TEST_DB_KIND})`, () => {
     await ctx.close();
   });
 
-  it('gives a PDF its thumbnail and settles its text extraction, whatever the outcome', async () => {
+  const get = async (url: string) => ctx.app.inject({ method: 'GET', url, headers: bearer(token) });
+
+  it('sends a PDF’s jobs with its version; they record its thumbnail and settle its text', async () => {
     const body = multipartBody('guide.pdf', PDF_HEAD);
     const uploaded = await ctx.app.inject({
       method: 'POST',
@@ -52,29 +48,32 @@ describe.skipIf(!available)(`library jobs (${TEST_DB_KIND})`, () => {
     expect(created.statusCode, created.body).toBe(201);
     const item = created.json() as LibraryItem;
     expect(item).toMatchObject({ textState: 'pending', file: { hasThumbnail: false } });
-    await ctx.app.jobs.start();
-    const settled = await vi.waitFor(
-      async () => {
-        const shown = (
-          await ctx.app.inject({
-            method: 'GET',
-            url: `/api/library/items/${item.id}`,
-            headers: bearer(token),
-          })
-        ).json() as LibraryItem;
-        expect(shown.file?.hasThumbnail).toBe(true);
-        expect(shown.textState).not.toBe('pending');
-        return shown;
-      },
-      { timeout: 15_000, interval: 50 },
-    );
+    const { jobs } = await ctx.app.jobs.list({ page: 1, pageSize: 50 });
+    expect(jobs.map((j) => j.name).sort()).toEqual(['library.extract-text', 'library.thumbnail']);
+
+    // The renderer is the storage's (storage/pdf-thumbnail.ts); a picture stands in for the page.
+    const db = ctx.database.db;
+    const store = ctx.app.files.store;
+    let renders = 0;
+    const render = async (s: FileStore) => {
+      renders += 1;
+      return (await s.put(Readable.from([PNG_1X1]), { maxBytes: 1_000_000 })).key;
+    };
+    await runThumbnail(db, store, fileId, render);
+    await runThumbnail(db, store, fileId, render); // again: nothing to do
+    expect(renders).toBe(1);
+    expect((await get(`/api/files/${fileId}/thumbnail`)).statusCode).toBe(200);
+
+    const versions = (await get(`/api/library/items/${item.id}/versions`)).json() as {
+      versions: { id: string }[];
+    };
+    const versionId = versions.versions[0]?.id ?? '';
+    await runExtractText(db, store, versionId);
+    await runExtractText(db, store, versionId); // again: settled already
+    const shown = (await get(`/api/library/items/${item.id}`)).json() as LibraryItem;
+    expect(shown.file?.hasThumbnail).toBe(true);
+    expect(shown.textState).not.toBe('pending');
     // A bare PDF header has no text: failed with a reason, and the item stays.
-    if (settled.textState === 'failed') expect(settled.textError).toEqual(expect.any(String));
-    const thumbnail = await ctx.app.inject({
-      method: 'GET',
-      url: `/api/files/${fileId}/thumbnail`,
-      headers: bearer(token),
-    });
-    expect(thumbnail.statusCode).toBe(200);
+    if (shown.textState === 'failed') expect(shown.textError).toEqual(expect.any(String));
   });
 });

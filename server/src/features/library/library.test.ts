@@ -512,6 +512,19 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
     expect((await list(ada)).total).toBe(3);
   });
 
+  it('deletes the library items of a course and their files with the course', async () => {
+    const fileId = await upload(priya, 'drill.png', PNG_1X1);
+    const item = await create(priya, {
+      title: 'Drill sheet',
+      fileId,
+      scope: { type: 'course', courseId: COURSE },
+    });
+    expect((await send(ada, 'DELETE', `/api/courses/${COURSE}`)).statusCode).toBe(204);
+    expect((await send(ada, 'GET', `/api/library/items/${item.id}`)).statusCode).toBe(404);
+    expect((await send(priya, 'GET', `/api/files/${fileId}`)).statusCode).toBe(404);
+    expect(await searchIds(ada, 'drill')).toEqual([]);
+  });
+
   it('refuses bad input with a readable 4xx and sanitises the description', async () => {
     const base = { title: 'Item', url: 'https://a.example', scope: { type: 'everyone' } };
     const post = (who: Person, body: Record<string, unknown>) =>
