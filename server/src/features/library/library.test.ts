@@ -525,6 +525,42 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
     expect(await searchIds(ada, 'drill')).toEqual([]);
   });
 
+  it('of two items made from one upload at once, exactly one gets it', async () => {
+    const fileId = await upload(priya, 'once.txt', 'once');
+    const payload = { title: 'Lorax handbook', fileId, scope: { type: 'everyone' } };
+    const both = await Promise.all([
+      send(priya, 'POST', '/api/library/items', payload),
+      send(priya, 'POST', '/api/library/items', payload),
+    ]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    const listed = await list(priya);
+    expect(listed.items.map((i) => i.file?.fileId)).toEqual([fileId]);
+    expect((await searchIds(priya, 'lorax')).length).toBe(1);
+  });
+
+  it('moves an item to another scope only where its editor may add it', async () => {
+    const item = await create(priya, {
+      title: 'Moving',
+      url: 'https://m.example',
+      scope: { type: 'everyone' },
+    });
+    const url = `/api/library/items/${item.id}`;
+    const elsewhere = await send(priya, 'PATCH', url, {
+      scope: { type: 'department', departmentId: 'customer-support' },
+    });
+    expect(elsewhere.statusCode).toBe(403);
+    const home = await send(priya, 'PATCH', url, {
+      scope: { type: 'department', departmentId: FIELD },
+    });
+    expect(home.statusCode).toBe(200);
+    expect(home.json()).toMatchObject({ scopeLabel: 'Field Operations' });
+    expect((await searchIds(kim, 'moving')).length).toBe(0);
+    expect((await searchIds(sam, 'moving')).length).toBe(1);
+    expect((await send(kim, 'GET', url)).statusCode).toBe(404);
+    // Omar cannot see it now, so for him it is not there at all.
+    expect((await send(omar, 'PATCH', url, { title: 'x' })).statusCode).toBe(404);
+  });
+
   it('refuses bad input with a readable 4xx and sanitises the description', async () => {
     const base = { title: 'Item', url: 'https://a.example', scope: { type: 'everyone' } };
     const post = (who: Person, body: Record<string, unknown>) =>
