@@ -14,6 +14,7 @@ import type {
 } from '@learning-hub/core';
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../db';
+import { likePattern } from '../courses/course-repository';
 import { sortableId } from '../lib/ids';
 import { richTextToPlainText } from '../rich-text/sanitize';
 import { searchIndex } from '../search/search-index';
@@ -232,7 +233,11 @@ export async function listItems(
       ),
     );
   }
-  if (filter.search) {
+  if (filter.search && filter.trash) {
+    // The trash is not in the index: its titles, by substring.
+    const pattern = likePattern(filter.search);
+    base = base.where(sql<SqlBool>`lower(i.title) like ${pattern} escape '\\'`);
+  } else if (filter.search) {
     // The search index (title, description, tags, file name, the document's text); nothing to
     // search for (only symbols) finds nothing.
     const terms = searchTerms(filter.search);

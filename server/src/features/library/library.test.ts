@@ -327,6 +327,8 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
     expect((await list(priya, '?trash=true')).items.map((i) => i.id)).toEqual([item.id]);
     expect((await list(omar, '?trash=true')).total).toBe(0);
     expect((await list(ada, '?trash=true')).total).toBe(1);
+    expect((await list(ada, '?trash=true&search=RULE')).total).toBe(1);
+    expect((await list(ada, '?trash=true&search=%25')).total).toBe(0);
     expect((await send(priya, 'PATCH', url, { title: 'x' })).statusCode).toBe(409);
 
     const restored = await send(priya, 'POST', `${url}/restore`);
