@@ -235,3 +235,8 @@ export const LibraryVersionSchema = z.object({
 });
 export type LibraryVersion = z.infer<typeof LibraryVersionSchema>;
 export const LibraryVersionListSchema = z.object({ versions: z.array(LibraryVersionSchema) });
+
+/** `GET /api/library/items/{itemId}/download?version=`: that version's file (the current one by default). */
+export const LibraryDownloadQuerySchema = z.object({
+  version: z.coerce.number().int().positive().max(1_000_000).optional(),
+});

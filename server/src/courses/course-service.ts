@@ -14,6 +14,7 @@ import {
 import { deleteAssignment, recordAccessAudit, upsertAssignment } from '../access/access-repository';
 import type { Db } from '../db';
 import { isPrimaryKeyViolation, isUniqueViolation } from '../db/errors';
+import { LIBRARY_ITEM, listItemIdsOfCourse } from '../library/library-repository';
 import { sortableId } from '../lib/ids';
 import {
   mapFileReferences,
@@ -378,14 +379,17 @@ export async function updateCourseFor(
 
 /** Every file that belongs to the course's things (cover and summary media, lessons, assignments). */
 async function courseFileIds(db: Db, files: FileService, courseId: string): Promise<string[]> {
-  const [lessonIds, assignmentIds] = await Promise.all([
+  const [lessonIds, assignmentIds, libraryItemIds] = await Promise.all([
     listLessonIds(db, { courseId }),
     listAssignmentIds(db, courseId),
+    listItemIdsOfCourse(db, courseId),
   ]);
   const owners = [
     { type: COURSE_COVER, id: courseId },
     ...lessonIds.map((id) => ({ type: LESSON, id })),
     ...assignmentIds.map((id) => ({ type: 'assignment', id })),
+    // The course's library items go with it (cascade), and so do their files.
+    ...libraryItemIds.map((id) => ({ type: LIBRARY_ITEM, id })),
   ];
   const ids: string[] = [];
   for (const owner of owners) ids.push(...(await files.listOwned(owner)).map((f) => f.id));

@@ -411,8 +411,62 @@ export interface SearchDocumentsTable {
   doc_id: string;
   /** The course a course or lesson belongs to (the scope its visibility is decided by). */
   course_id: string | null;
+  /** The department a department-scoped library item belongs to (migration 0014). */
+  department_id: string | null;
   title: string;
   body: string;
+}
+
+/** Library categories (migration 0014): `name_key` is the name in lower case, unique. */
+export interface LibraryCategoriesTable {
+  id: string;
+  name: string;
+  name_key: string;
+  created_at: string;
+}
+
+/**
+ * Library items (migration 0014, docs/library.md). `scope_type` is `everyone`, `department`
+ * (`department_id`) or `course` (`course_id`); `url` for a link, else the file is the current
+ * version's (`library_versions`). `deleted_at` set: in the trash.
+ */
+export interface LibraryItemsTable {
+  id: string;
+  kind: string;
+  title: string;
+  description_html: Generated<string>;
+  category_id: string | null;
+  scope_type: string;
+  department_id: string | null;
+  course_id: string | null;
+  url: string | null;
+  current_version: Generated<number>;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  updated_by: string;
+  deleted_at: string | null;
+  deleted_by: string | null;
+  view_count: Generated<number>;
+  download_count: Generated<number>;
+}
+
+export interface LibraryItemTagsTable {
+  item_id: string;
+  tag: string;
+}
+
+/** The versions of an item's file; `text_state` `none` | `pending` | `extracted` | `failed`. */
+export interface LibraryVersionsTable {
+  id: string;
+  item_id: string;
+  version: number;
+  file_id: string;
+  created_by: string;
+  created_at: string;
+  text_state: Generated<string>;
+  text_error: string | null;
+  extracted_text: string | null;
 }
 
 export interface Database {
@@ -446,4 +500,8 @@ export interface Database {
   app_secrets: AppSecretsTable;
   jobs: JobsTable;
   search_documents: SearchDocumentsTable;
+  library_categories: LibraryCategoriesTable;
+  library_items: LibraryItemsTable;
+  library_item_tags: LibraryItemTagsTable;
+  library_versions: LibraryVersionsTable;
 }

@@ -175,6 +175,8 @@ describe.skipIf(!available)(`authorization matrix (${TEST_DB_KIND})`, () => {
       assignmentId: 'matrix-assignment',
       submissionId: 'matrix-submission',
       jobId: 'no-such-job',
+      itemId: 'no-such-item',
+      categoryId: 'no-such-category',
     });
 
     const assignment = (userId: string, extra: Partial<ContextAssignment>): ContextAssignment => ({

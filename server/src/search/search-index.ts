@@ -17,6 +17,8 @@ export interface SearchDocument {
   id: string;
   /** The course it belongs to (courses and lessons), else null. */
   courseId: string | null;
+  /** The department it belongs to (department-scoped library items), else null. */
+  departmentId?: string | null;
   title: string;
   /** Plain text (rich text stripped of its tags by the area). */
   body: string;
@@ -90,6 +92,7 @@ async function upsertRow(db: Db, doc: SearchDocument): Promise<void> {
     doc_type: doc.type,
     doc_id: doc.id,
     course_id: doc.courseId,
+    department_id: doc.departmentId ?? null,
     title: indexable(doc.title),
     body: indexable(doc.body),
   };
@@ -99,6 +102,7 @@ async function upsertRow(db: Db, doc: SearchDocument): Promise<void> {
     .onConflict((oc) =>
       oc.columns(['doc_type', 'doc_id']).doUpdateSet({
         course_id: row.course_id,
+        department_id: row.department_id,
         title: row.title,
         body: row.body,
       }),

@@ -156,3 +156,14 @@ export async function listOrphans(db: Db, before: string, limit: number): Promis
     .execute();
   return rows.map(toRecord);
 }
+
+/** Sets a stored file's thumbnail when it has none (a PDF's first page, made by a job); false when it had one. */
+export async function setFileThumbnail(db: Db, fileId: string, key: string): Promise<boolean> {
+  const result = await db
+    .updateTable('files')
+    .set({ thumbnail_key: key })
+    .where('id', '=', fileId)
+    .where('thumbnail_key', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

@@ -16,6 +16,7 @@ import * as m0010 from './0010-assignment-release-on-save';
 import * as m0011 from './0011-submissions-recent-index';
 import * as m0012 from './0012-jobs';
 import * as m0013 from './0013-search';
+import * as m0014 from './0014-library';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011-submissions-recent-index': m0011,
   '0012-jobs': m0012,
   '0013-search': m0013,
+  '0014-library': m0014,
 };
 
 export const migrationProvider: MigrationProvider = {

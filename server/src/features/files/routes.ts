@@ -12,6 +12,7 @@ import {
 } from '@learning-hub/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { currentUser } from '../../plugins/access';
 import { toStoredFile, type FileRecord } from '../../storage/file-repository';
 import type { FileService } from '../../storage/file-service';
@@ -65,6 +66,11 @@ const DOWNLOAD_ANSWERS = {
   403: ['You may not open this file.'],
   416: ['The requested range is not within the file (<size> bytes).'],
 } as const;
+
+/** A download's query: the signature, and `download=1` to save the file instead of showing it. */
+const DownloadQuerySchema = SignedUrlQuerySchema.extend({
+  download: z.enum(['1']).optional(),
+});
 
 const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: number }> = async (
   app,
@@ -175,21 +181,20 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
         description:
           'Download a file (its owner’s read permission is checked on every request). Supports ' +
           'Range (206, 416) and If-None-Match (304, the ETag is the SHA-256). An <img>, <video> ' +
-          'or link uses the signed URL the server handed out (exp, sid, sig) instead of the token.',
+          'or link uses the signed URL the server handed out (exp, sid, sig) instead of the token. ' +
+          '`download=1` serves it as an attachment whatever its type.',
         params: FileParamsSchema,
-        querystring: SignedUrlQuerySchema,
+        querystring: DownloadQuerySchema,
       },
     },
     async (request, reply) => {
       const file = await files.findReadable(currentUser(request), request.params.fileId);
+      const inline = isInlineType(file.mime) && request.query.download !== '1';
       return sendFile(request, reply, files, file, {
         key: file.storageKey,
         mime: file.mime,
         etag: `"${file.sha256}"`,
-        disposition: contentDisposition(
-          isInlineType(file.mime) ? 'inline' : 'attachment',
-          file.name,
-        ),
+        disposition: contentDisposition(inline ? 'inline' : 'attachment', file.name),
       });
     },
   );

@@ -2,14 +2,20 @@
  * GET /api/search: the one search of every area (docs/search.md). Each type the index holds has
  * a scope builder here — the SQL predicate of what the caller may open, from the area's own list
  * rules — so results are filtered in the query, never afterwards. Library items, wiki pages and
- * people add a type to core's SEARCH_TYPES and a builder to SCOPES.
+ * people add a type to core's SEARCH_TYPES and a builder to SCOPES (library items: library-search.ts).
  */
-import { SearchQuerySchema, SearchResultsSchema, type SearchType } from '@learning-hub/core';
+import {
+  SEARCH_TYPES,
+  SearchQuerySchema,
+  SearchResultsSchema,
+  type SearchType,
+} from '@learning-hub/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AccessService } from '../../access/access-service';
 import type { UserRecord } from '../../auth/user-repository';
 import { courseSearchScopes } from '../../courses/course-search';
 import type { Db } from '../../db';
+import { librarySearchScopes } from '../../library/library-search';
 import { currentUser } from '../../plugins/access';
 import { searchIndex, type SearchScope } from '../../search/search-index';
 
@@ -21,9 +27,10 @@ export interface SearchRouteOptions {
 type ScopeBuilder = (db: Db, access: AccessService, user: UserRecord, now: number) => SearchScope[];
 
 /** The areas whose rows are indexed, each giving the scopes of its types. */
-const SCOPES: ScopeBuilder[] = [courseSearchScopes];
+const SCOPES: ScopeBuilder[] = [courseSearchScopes, librarySearchScopes];
 
-const isSearchType = (type: string): type is SearchType => type === 'course' || type === 'lesson';
+const isSearchType = (type: string): type is SearchType =>
+  (SEARCH_TYPES as readonly string[]).includes(type);
 
 const searchRoutes: FastifyPluginAsyncZod<SearchRouteOptions> = async (app, { db, now }) => {
   app.get(
@@ -32,7 +39,7 @@ const searchRoutes: FastifyPluginAsyncZod<SearchRouteOptions> = async (app, { db
       config: { access: {} },
       schema: {
         summary:
-          'Search courses and lessons the caller may open (prefixes and stems; ranked, highlighted, paged)',
+          'Search the courses, lessons and library items the caller may open (prefixes and stems; ranked, highlighted, paged)',
         querystring: SearchQuerySchema,
         response: { 200: SearchResultsSchema },
       },
@@ -59,7 +66,8 @@ const searchRoutes: FastifyPluginAsyncZod<SearchRouteOptions> = async (app, { db
                 snippet: h.snippet,
                 courseId: h.courseId,
                 lessonId: h.type === 'lesson' ? h.id : null,
-                courseTitle: h.type === 'lesson' ? h.courseTitle : null,
+                // A lesson's course, and the course of a library item scoped to one.
+                courseTitle: h.type === 'course' ? null : h.courseTitle,
                 rank: h.rank,
               },
             ]
