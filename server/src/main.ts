@@ -7,6 +7,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db';
 import { seedDemoData } from './db/seed';
+import { seedDemoLibrary } from './db/seed-library';
 import { applyAuthConfig, readAuthConfig } from './auth/provider-config';
 
 async function main(): Promise<void> {
@@ -37,6 +38,9 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, db: database.db, changes: database.changes });
   if (config.seedDemo && (await seedDemoData(database.db))) {
     app.log.info('seeded demo departments and accounts (admin, instructor, student)');
+  }
+  if (config.seedDemo && (await seedDemoLibrary(app, database.db))) {
+    app.log.info('seeded the demo library');
   }
   if (authFile) {
     const created = await applyAuthConfig(database.db, authFile, new Date().toISOString());
