@@ -332,7 +332,7 @@ function EmptyLibrary({
       </Text>
       {data.canUpload && (
         <Button variant="light" onClick={onUpload}>
-          Upload files
+          Upload the first files
         </Button>
       )}
     </Stack>
