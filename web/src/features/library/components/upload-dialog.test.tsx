@@ -156,6 +156,34 @@ describe('library upload dialog', () => {
     );
   });
 
+  it('sends three files at a time; the others wait their turn and can be cancelled', async () => {
+    const created: MockRequest[] = [];
+    signedInAs(instructor, routes(created));
+    const pending = new Map<string, (id: string) => void>();
+    const upload = vi.spyOn(libraryUploader, 'upload').mockImplementation(
+      (file: File) =>
+        new Promise<string>((resolve) => {
+          pending.set(file.name, resolve);
+        }),
+    );
+    const { user, dialog, drop } = await openDialog();
+    drop(...['a', 'b', 'c', 'd', 'e'].map((n) => new File(['x'], `${n}.pdf`)));
+    await user.click(await within(dialog).findByRole('button', { name: 'Upload 5 files' }));
+    await waitFor(() => expect(upload).toHaveBeenCalledTimes(3));
+    const e = within(dialog).getByRole('listitem', { name: 'e.pdf' });
+    expect(within(e).getByText('Waiting')).toBeInTheDocument();
+    await user.click(within(e).getByRole('button', { name: 'Cancel e.pdf' }));
+    expect(await within(e).findByText('Cancelled')).toBeInTheDocument();
+
+    pending.get('a.pdf')!('file-a');
+    await waitFor(() => expect(upload).toHaveBeenCalledTimes(4));
+    pending.get('b.pdf')!('file-b');
+    pending.get('c.pdf')!('file-c');
+    pending.get('d.pdf')!('file-d');
+    await waitFor(() => expect(created).toHaveLength(4));
+    expect(upload).toHaveBeenCalledTimes(4);
+  });
+
   it('cancels an upload', async () => {
     signedInAs(instructor, routes());
     vi.spyOn(libraryUploader, 'upload').mockImplementation(

@@ -36,7 +36,10 @@ import {
 } from './item-fields';
 import { titleFromFileName } from './library-format';
 
-type RowStatus = 'ready' | 'uploading' | 'creating' | 'done' | 'failed' | 'cancelled';
+type RowStatus = 'ready' | 'queued' | 'uploading' | 'creating' | 'done' | 'failed' | 'cancelled';
+
+/** Files sent at the same time; the rest of a batch waits its turn. */
+const PARALLEL_UPLOADS = 3;
 
 interface Row {
   key: string;
@@ -52,6 +55,7 @@ interface Row {
 
 const STATUS_LABELS: Record<RowStatus, string> = {
   ready: 'Ready',
+  queued: 'Waiting',
   uploading: 'Uploading',
   creating: 'Adding',
   done: 'Added',
@@ -60,6 +64,7 @@ const STATUS_LABELS: Record<RowStatus, string> = {
 };
 const STATUS_COLORS: Record<RowStatus, string> = {
   ready: 'gray',
+  queued: 'gray',
   uploading: 'blue',
   creating: 'blue',
   done: 'green',
@@ -96,6 +101,8 @@ function UploadForm({ onClose }: { onClose(): void }) {
   const [rejected, setRejected] = useState<string[]>([]);
   // The uploads still going, cancelled when the dialog closes.
   const controllers = useRef(new Set<AbortController>());
+  // Rows of the queue cancelled before their turn.
+  const skipped = useRef(new Set<string>());
 
   const update = (key: string, changes: Partial<Row>) =>
     setRows((list) => list.map((r) => (r.key === key ? { ...r, ...changes } : r)));
@@ -179,8 +186,19 @@ function UploadForm({ onClose }: { onClose(): void }) {
 
   function start() {
     if (!validate()) return;
-    const waiting = rows.filter((r) => r.status === 'ready' && r.title.trim() !== '');
-    for (const row of waiting) void run(row, fields);
+    const queue = rows.filter((r) => r.status === 'ready' && r.title.trim() !== '');
+    const keys = new Set(queue.map((r) => r.key));
+    setRows((list) => list.map((r) => (keys.has(r.key) ? { ...r, status: 'queued' } : r)));
+    const values = fields;
+    const worker = async () => {
+      for (let row = queue.shift(); row; row = queue.shift()) {
+        // Cancelled while it waited.
+        if (skipped.current.delete(row.key)) continue;
+        await run(row, values);
+      }
+    };
+    const workers = Math.min(PARALLEL_UPLOADS, queue.length);
+    for (let i = 0; i < workers; i += 1) void worker();
   }
 
   function retry(row: Row) {
@@ -194,7 +212,9 @@ function UploadForm({ onClose }: { onClose(): void }) {
     setRows((list) => list.filter((r) => r.key !== row.key));
   }
 
-  const busy = rows.some((r) => r.status === 'uploading' || r.status === 'creating');
+  const busy = rows.some(
+    (r) => r.status === 'queued' || r.status === 'uploading' || r.status === 'creating',
+  );
   const ready = rows.filter((r) => r.status === 'ready');
   const allDone = rows.length > 0 && rows.every((r) => r.status === 'done');
   const doneCount = rows.filter((r) => r.status === 'done').length;
@@ -233,7 +253,12 @@ function UploadForm({ onClose }: { onClose(): void }) {
               key={row.key}
               row={row}
               onTitle={(title) => update(row.key, { title })}
-              onCancel={() => row.controller?.abort()}
+              onCancel={() => {
+                if (row.status === 'queued') {
+                  skipped.current.add(row.key);
+                  update(row.key, { status: 'cancelled' });
+                } else row.controller?.abort();
+              }}
               onRetry={() => retry(row)}
               onRemove={() => remove(row)}
             />
@@ -287,7 +312,7 @@ function UploadRow({
 }) {
   const name = row.file.name;
   const editable = row.status === 'ready' || row.status === 'failed' || row.status === 'cancelled';
-  const going = row.status === 'uploading' || row.status === 'creating';
+  const going = row.status === 'queued' || row.status === 'uploading' || row.status === 'creating';
   return (
     <li aria-label={name}>
       <Stack
@@ -316,7 +341,7 @@ function UploadRow({
           onChange={(event) => onTitle(event.currentTarget.value)}
           error={row.title.trim() === '' ? 'Enter the title' : undefined}
         />
-        {going && (
+        {(row.status === 'uploading' || row.status === 'creating') && (
           <Progress
             value={Math.round(row.progress * 100)}
             aria-label={`Uploading ${name}`}
