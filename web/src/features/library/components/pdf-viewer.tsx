@@ -27,7 +27,11 @@ export default function PdfViewer({ url, httpHeaders, title }: PdfViewerProps) {
   const boxRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    const task = getDocument({ url, httpHeaders, withCredentials: false });
+    const task = getDocument({
+      url,
+      httpHeaders,
+      withCredentials: false,
+    });
     let cancelled = false;
     task.promise.then(
       (loaded) => {
