@@ -76,11 +76,16 @@ export function useLibraryList(params: LibraryListParams) {
   });
 }
 
-/** GET /api/library/items/{itemId}. */
+/** While a document's text is being extracted, its page asks again this often. */
+export const TEXT_STATE_POLL_MS = 5000;
+
+/** GET /api/library/items/{itemId}; asked again while the text extraction is pending. */
 export function useLibraryItem(itemId: string) {
   return useQuery({
     queryKey: libraryKeys.detail(itemId),
     queryFn: () => api.get(itemPath(itemId), LibraryItemSchema),
+    refetchInterval: (query) =>
+      query.state.data?.textState === 'pending' ? TEXT_STATE_POLL_MS : false,
   });
 }
 

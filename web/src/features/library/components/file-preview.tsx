@@ -82,8 +82,18 @@ export function FilePreview({ item }: { item: LibraryItem }) {
 
 function MediaPreview({ item }: { item: LibraryItem }) {
   const file = item.file;
-  const source = useFileSource(file ? fileRoute(file.fileId) : null, file?.url);
+  // Video and audio play from the signed URL only: a copy fetched with the token would be a
+  // blob: URL, which the app's CSP does not allow for media (and would load the whole file).
+  const playable = item.kind === 'image' || !!file?.url;
+  const source = useFileSource(file && playable ? fileRoute(file.fileId) : null, file?.url);
   if (!file) return null;
+  if (!playable) {
+    return (
+      <Text size="sm" c="dimmed">
+        This file cannot be played here. Download it to play it.
+      </Text>
+    );
+  }
   if (source.error) {
     return (
       <Alert color="red" role="alert">

@@ -182,6 +182,51 @@ describe('library item page', () => {
     expect(screen.queryByRole('table', { name: 'Versions' })).not.toBeInTheDocument();
   });
 
+  it('without a signed URL, fetches an image with the token and offers a video as a download', async () => {
+    const createObjectURL = vi.fn(() => 'blob:tray');
+    Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
+    onTestFinished(() => {
+      Reflect.deleteProperty(URL, 'createObjectURL');
+      Reflect.deleteProperty(URL, 'revokeObjectURL');
+    });
+    const fetch = signedInAs(student, {
+      'GET /api/library/items/image': {
+        body: buildLibraryItem({
+          id: 'image',
+          kind: 'image',
+          title: 'Splice tray',
+          file: buildLibraryFile({ fileId: 'file-7', mime: 'image/png', name: 'tray.png' }),
+        }),
+      },
+      'GET /api/library/items/video': {
+        body: buildLibraryItem({
+          id: 'video',
+          kind: 'video',
+          title: 'Cleaving a fibre',
+          file: buildLibraryFile({ mime: 'video/mp4', name: 'cleave.mp4' }),
+        }),
+      },
+      'GET /api/files/file-7': { body: 'png bytes' },
+      'GET /api/library/items/image/versions': { body: versions },
+      'GET /api/library/items/video/versions': { body: versions },
+      'POST /api/library/items/image/view': { status: 204 },
+      'POST /api/library/items/video/view': { status: 204 },
+    });
+    const { router } = renderApp('/library/image');
+    expect(await screen.findByRole('img', { name: 'Splice tray' })).toHaveAttribute(
+      'src',
+      'blob:tray',
+    );
+    expect(fetch.callsTo('GET /api/files/file-7')[0]?.headers.authorization).toBe(
+      `Bearer token-${student.id}`,
+    );
+    await router.navigate('/library/video');
+    expect(
+      await screen.findByText('This file cannot be played here. Download it to play it.'),
+    ).toBeInTheDocument();
+    expect(document.querySelector('video')).toBeNull();
+  });
+
   it('edits an item: title, tags, category and description', async () => {
     stubPdfViewer();
     const item = buildLibraryItem({ can: { ...ALL, purge: false } });
