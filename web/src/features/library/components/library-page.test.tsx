@@ -268,3 +268,50 @@ describe('library categories', () => {
     );
   });
 });
+
+describe('library link dialog', () => {
+  it('checks the address, then adds the link and opens its page', async () => {
+    const created = buildLibraryItem({
+      id: 'item-7',
+      kind: 'link',
+      title: 'ITU-T G.652',
+      file: null,
+      url: 'https://www.itu.int/rec/T-REC-G.652',
+    });
+    const fetch = signedInAs(instructor, {
+      'GET /api/library/items': { body: buildLibraryList([], { canUpload: true }) },
+      'GET /api/library/categories': { body: CATEGORIES },
+      'POST /api/library/items': { status: 201, body: created },
+      'GET /api/library/items/item-7': { body: created },
+      'POST /api/library/items/item-7/view': { status: 204 },
+    });
+    const { user, router } = renderApp('/library');
+    await user.click(await screen.findByRole('button', { name: 'Add link' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add link' });
+    await user.click(within(dialog).getByRole('button', { name: 'Add link' }));
+    expect(within(dialog).getByText('Enter the title')).toBeInTheDocument();
+    expect(within(dialog).getByText('Enter the web address')).toBeInTheDocument();
+
+    await user.type(within(dialog).getByRole('textbox', { name: 'Title' }), 'ITU-T G.652');
+    const address = within(dialog).getByRole('textbox', { name: 'Web address' });
+    await user.type(address, 'ftp://itu.int/g652');
+    await user.click(within(dialog).getByRole('button', { name: 'Add link' }));
+    expect(
+      within(dialog).getByText('Enter a web address starting with http:// or https://'),
+    ).toBeInTheDocument();
+    expect(fetch.callsTo('POST /api/library/items')).toHaveLength(0);
+
+    await user.clear(address);
+    await user.type(address, 'https://www.itu.int/rec/T-REC-G.652');
+    await user.click(within(dialog).getByRole('button', { name: 'Add link' }));
+    await findHeading('ITU-T G.652');
+    expect(router.state.location.pathname).toBe('/library/item-7');
+    expect(fetch.callsTo('POST /api/library/items')[0]?.body).toMatchObject({
+      title: 'ITU-T G.652',
+      url: 'https://www.itu.int/rec/T-REC-G.652',
+      scope: { type: 'everyone' },
+      tags: [],
+      categoryId: null,
+    });
+  });
+});
