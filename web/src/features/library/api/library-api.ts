@@ -45,6 +45,8 @@ export interface LibraryListParams {
   categoryId?: string | null;
   tag?: string | null;
   scope?: string | null;
+  departmentId?: string | null;
+  courseId?: string | null;
   mine?: boolean;
   trash?: boolean;
   search?: string | null;

@@ -74,6 +74,19 @@ describe('library list', () => {
     const fetch = signedInAs(student, {
       'GET /api/library/items': { body: buildLibraryList([buildLibraryItem()]) },
       'GET /api/library/categories': { body: CATEGORIES },
+      'GET /api/departments': {
+        body: {
+          departments: [
+            {
+              id: 'network-engineering',
+              name: 'Network Engineering',
+              description: '',
+              memberCount: 3,
+            },
+          ],
+        },
+      },
+      'GET /api/courses': { body: { courses: [], total: 0, page: 1, pageSize: 100 } },
     });
     const { user, router } = renderApp('/library');
     await screen.findByRole('table', { name: 'Library items' });
@@ -96,8 +109,16 @@ describe('library list', () => {
     await waitFor(() => expect(lastQuery(fetch).get('tag')).toBe('otdr'));
 
     await user.click(screen.getByRole('combobox', { name: 'Shared with' }));
+    await user.click(await screen.findByRole('option', { name: 'Departments' }));
+    await waitFor(() => expect(lastQuery(fetch).get('scope')).toBe('department'));
+    await user.click(screen.getByRole('combobox', { name: 'Department' }));
+    await user.click(await screen.findByRole('option', { name: 'Network Engineering' }));
+    await waitFor(() => expect(lastQuery(fetch).get('departmentId')).toBe('network-engineering'));
+
+    await user.click(screen.getByRole('combobox', { name: 'Shared with' }));
     await user.click(await screen.findByRole('option', { name: 'Courses' }));
     await waitFor(() => expect(lastQuery(fetch).get('scope')).toBe('course'));
+    expect(lastQuery(fetch).has('departmentId')).toBe(false);
 
     await user.click(screen.getByRole('checkbox', { name: 'Added by me' }));
     await waitFor(() => expect(lastQuery(fetch).get('mine')).toBe('true'));

@@ -33,6 +33,8 @@ import {
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Pager } from '../../../components/pager';
+import { useCan } from '../../../lib/auth/use-can';
+import { useCatalogue, useDepartmentList } from '../../../lib/classroom/courses-api';
 import { formatBytes, formatDateTime } from '../../../lib/format';
 import { useFilterParams } from '../../../lib/use-filter-params';
 import { LIBRARY_PAGE_SIZE, useLibraryCategories, useLibraryList } from '../api/library-api';
@@ -77,6 +79,8 @@ export function LibraryPage() {
   const tag = filters.get('tag');
   const scopeParam = filters.get('scope');
   const scope = SCOPES.some((s) => s.value === scopeParam) ? scopeParam : null;
+  const departmentId = scope === 'department' ? filters.get('department') : null;
+  const courseId = scope === 'course' ? filters.get('course') : null;
   const mine = filters.get('mine') === 'true';
   const sortParam = filters.get('sort');
   const sort = SORTS.find((s) => s.value === sortParam)?.value ?? 'updated';
@@ -101,6 +105,8 @@ export function LibraryPage() {
     categoryId,
     tag,
     scope,
+    departmentId,
+    courseId,
     mine,
     trash,
     search: search || null,
@@ -110,6 +116,12 @@ export function LibraryPage() {
   const categories = useLibraryCategories();
   const data = list.data;
   const filtered = !!(search || kind || categoryId || tag || scope || mine);
+  const can = useCan();
+  // GET /api/departments needs department.view somewhere; without it there is nothing to pick.
+  const departments = useDepartmentList(
+    scope === 'department' && can.permission('department.view', { scope: 'any' }),
+  );
+  const courses = useCatalogue({ scope: 'mine', state: 'any', pageSize: 100 }, scope === 'course');
 
   return (
     <Stack gap="lg">
@@ -218,8 +230,33 @@ export function LibraryPage() {
           clearable
           data={SCOPES}
           value={scope}
-          onChange={(value) => filters.set({ scope: value })}
+          onChange={(value) => filters.set({ scope: value, department: null, course: null })}
         />
+        {scope === 'department' && (
+          <Select
+            label="Department"
+            placeholder="Any department"
+            clearable
+            searchable
+            data={(departments.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
+            value={departmentId}
+            onChange={(value) => filters.set({ department: value })}
+          />
+        )}
+        {scope === 'course' && (
+          <Select
+            label="Course"
+            placeholder="Any course"
+            clearable
+            searchable
+            data={(courses.data?.courses ?? []).map((c) => ({
+              value: c.id,
+              label: `${c.code} · ${c.title}`,
+            }))}
+            value={courseId}
+            onChange={(value) => filters.set({ course: value })}
+          />
+        )}
         <Select
           label="Sort by"
           data={SORTS.map((s) => ({ ...s }))}
@@ -263,6 +300,8 @@ export function LibraryPage() {
                   category: null,
                   tag: null,
                   scope: null,
+                  department: null,
+                  course: null,
                   mine: null,
                 });
               }}
