@@ -107,9 +107,14 @@ function UploadForm({ onClose }: { onClose(): void }) {
   const update = (key: string, changes: Partial<Row>) =>
     setRows((list) => list.map((r) => (r.key === key ? { ...r, ...changes } : r)));
 
+  // Set when the dialog closes: the rest of the queue is not started.
+  const closed = useRef(false);
+
   useEffect(() => {
     const going = controllers.current;
+    closed.current = false;
     return () => {
+      closed.current = true;
       for (const controller of going) controller.abort();
     };
   }, []);
@@ -193,6 +198,7 @@ function UploadForm({ onClose }: { onClose(): void }) {
     const worker = async () => {
       for (let row = queue.shift(); row; row = queue.shift()) {
         // Cancelled while it waited.
+        if (closed.current) return;
         if (skipped.current.delete(row.key)) continue;
         await run(row, values);
       }
