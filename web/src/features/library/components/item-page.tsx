@@ -185,8 +185,8 @@ function ItemView({ item }: { item: LibraryItem }) {
         )}
         {item.can.delete && !inTrash && (
           <Button
-            variant="light"
-            color="red.8"
+            variant="default"
+            color="red"
             leftSection={<IconTrash size={16} aria-hidden />}
             onClick={() => {
               trash.reset();
@@ -213,8 +213,8 @@ function ItemView({ item }: { item: LibraryItem }) {
         )}
         {item.can.purge && inTrash && (
           <Button
-            variant="light"
-            color="red.8"
+            variant="default"
+            color="red"
             leftSection={<IconTrashX size={16} aria-hidden />}
             onClick={() => {
               purge.reset();

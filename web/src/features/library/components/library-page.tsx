@@ -187,17 +187,17 @@ export function LibraryPage() {
           Items moved to the trash that you may restore. Restoring puts an item back where it was.
         </Text>
       )}
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
-        <TextInput
-          label="Search"
-          placeholder="Title, description, tags or text"
-          leftSection={<IconSearch size={16} aria-hidden="true" />}
-          value={searchText}
-          onChange={(event) => {
-            setSearchText(event.currentTarget.value);
-            applySearch(event.currentTarget.value);
-          }}
-        />
+      <TextInput
+        label="Search"
+        placeholder="Title, description, tags or text"
+        leftSection={<IconSearch size={16} aria-hidden="true" />}
+        value={searchText}
+        onChange={(event) => {
+          setSearchText(event.currentTarget.value);
+          applySearch(event.currentTarget.value);
+        }}
+      />
+      <SimpleGrid cols={{ base: 2, sm: 3, md: 4 }} spacing="sm">
         <Select
           label="Type"
           placeholder="Any type"

@@ -14,8 +14,8 @@ export function TrashActions({ empty }: { empty: boolean }) {
   return (
     <>
       <Button
-        color="red.8"
-        variant="light"
+        color="red"
+        variant="default"
         leftSection={<IconTrashX size={16} aria-hidden />}
         disabled={empty}
         onClick={() => {

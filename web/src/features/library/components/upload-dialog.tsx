@@ -340,7 +340,8 @@ function UploadRow({
           </Badge>
         </Group>
         <TextInput
-          label={`Title of ${name}`}
+          label="Title"
+          aria-label={`Title of ${name}`}
           size="sm"
           value={row.title}
           disabled={!editable}
