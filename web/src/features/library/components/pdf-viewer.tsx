@@ -40,14 +40,8 @@ export default function PdfViewer({ url, httpHeaders, title }: PdfViewerProps) {
           setPage(1);
         }
       },
-      (e: unknown) => {
-        if (!cancelled) {
-          setError(
-            e instanceof Error
-              ? `The PDF could not be shown: ${e.message}`
-              : 'The PDF could not be shown.',
-          );
-        }
+      () => {
+        if (!cancelled) setError('The PDF could not be shown here. Download it to read it.');
       },
     );
     return () => {
