@@ -75,7 +75,7 @@ export const ROUTES: readonly RouteDef[] = [
     title: 'Library',
     access: 'authenticated',
     requirement: { permissions: ['library.view'] },
-    built: false,
+    built: true,
   },
   {
     path: '/classroom',

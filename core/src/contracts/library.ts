@@ -80,6 +80,15 @@ export const LibraryFileSchema = z.object({
   size: z.number().int().nonnegative(),
   /** `GET /api/files/{fileId}/thumbnail` has a preview picture (images, and PDFs' first page). */
   hasThumbnail: z.boolean(),
+  /**
+   * The file's download route signed for the viewer's session (`/api/files/{fileId}?exp&sid&sig`),
+   * usable in `<img>`, `<video>`, `<audio>` and links, which cannot send the bearer token; video
+   * and audio seek through it with HTTP Range. Optional: without it the web app fetches the file
+   * with the token (the whole file, as a blob).
+   */
+  url: z.string().optional(),
+  /** The thumbnail's route signed the same way; absent or null when there is none. */
+  thumbnailUrl: z.string().nullable().optional(),
 });
 export type LibraryFile = z.infer<typeof LibraryFileSchema>;
 

@@ -3,6 +3,7 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { ADMIN_CHILD_ROUTES } from '../features/admin/routes';
 import { CLASSROOM_CHILD_ROUTES } from '../features/classroom/routes';
+import { LIBRARY_CHILD_ROUTES } from '../features/library/routes';
 import { LearningLogoutPage } from '../features/auth/components/learning-logout-page';
 import { LoginPage } from '../features/auth/components/login-page';
 import { ErrorPage } from './error-page';
@@ -34,6 +35,8 @@ export const BUILT_PAGES: Readonly<Record<string, PageLoaderFn>> = {
     import('../features/admin/components/auth-test-page').then((m) => m.AuthTestPage),
   '/classroom': () =>
     import('../features/classroom/components/classroom-layout').then((m) => m.ClassroomLayout),
+  '/library': () =>
+    import('../features/library/components/library-layout').then((m) => m.LibraryLayout),
   '/learning-management': () =>
     import('../features/learning/components/learning-page').then((m) => m.LearningPage),
   '/search': () => import('../features/search/components/search-page').then((m) => m.SearchPage),
@@ -55,6 +58,7 @@ const loadPageStyles = () => import('./page-styles');
 const CHILD_ROUTES: Readonly<Record<string, RouteObject[]>> = {
   '/admin': ADMIN_CHILD_ROUTES,
   '/classroom': CLASSROOM_CHILD_ROUTES,
+  '/library': LIBRARY_CHILD_ROUTES,
 };
 
 /**

@@ -1,0 +1,136 @@
+/** Editing an item: title, description (rich text), a link's address, scope, category and tags. */
+import { LibraryItemUpdateSchema, type LibraryItem } from '@learning-hub/core';
+import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
+import { useUpdateLibraryItem } from '../api/library-api';
+import {
+  fieldsOf,
+  ItemFields,
+  scopeOf,
+  tagsError,
+  type ItemFieldErrors,
+  type ItemFieldValues,
+} from './item-fields';
+
+interface Errors extends ItemFieldErrors {
+  title?: string | undefined;
+  url?: string | undefined;
+}
+
+export function EditDialog({
+  item,
+  opened,
+  onClose,
+}: {
+  item: LibraryItem;
+  opened: boolean;
+  onClose(): void;
+}) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title="Edit item"
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      {opened && <EditForm item={item} onClose={onClose} />}
+    </Modal>
+  );
+}
+
+/** Starts from the item as it is when the dialog opens. */
+function EditForm({ item, onClose }: { item: LibraryItem; onClose(): void }) {
+  const update = useUpdateLibraryItem(item.id);
+  const [title, setTitle] = useState(item.title);
+  const [url, setUrl] = useState(item.url ?? '');
+  const [descriptionHtml, setDescriptionHtml] = useState(item.descriptionHtml);
+  const [fields, setFields] = useState<ItemFieldValues>(() => fieldsOf(item));
+  const [errors, setErrors] = useState<Errors>({});
+
+  function submit() {
+    const scope = scopeOf(fields);
+    const body = {
+      title,
+      descriptionHtml,
+      tags: fields.tags,
+      categoryId: fields.categoryId,
+      ...(typeof scope === 'string' ? {} : { scope }),
+      ...(item.kind === 'link' ? { url: url.trim() } : {}),
+    };
+    const parsed = LibraryItemUpdateSchema.safeParse(body);
+    const issue = (field: string) =>
+      parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === field)?.message;
+    const next: Errors = {
+      title: issue('title'),
+      url: issue('url'),
+      scope: typeof scope === 'string' ? scope : undefined,
+      tags: tagsError(fields.tags) ?? issue('tags'),
+    };
+    setErrors(next);
+    if (Object.values(next).some(Boolean)) return;
+    update.mutate(body, {
+      onSuccess: () => {
+        onClose();
+        notifications.show({ color: 'green', message: 'The changes were saved.' });
+      },
+    });
+  }
+
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <Stack gap="md">
+        <TextInput
+          label="Title"
+          required
+          value={title}
+          onChange={(event) => setTitle(event.currentTarget.value)}
+          error={errors.title}
+        />
+        {item.kind === 'link' && (
+          <TextInput
+            label="Web address"
+            required
+            type="url"
+            value={url}
+            onChange={(event) => setUrl(event.currentTarget.value)}
+            error={errors.url}
+          />
+        )}
+        <ItemFields
+          values={fields}
+          onChange={setFields}
+          errors={errors}
+          currentScopeLabel={item.scopeLabel}
+        />
+        <RichTextEditor
+          label="Description"
+          value={descriptionHtml}
+          onChange={setDescriptionHtml}
+          minHeight="8rem"
+        />
+        {update.isError && (
+          <Alert color="red" role="alert">
+            {update.error.message}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={update.isPending}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,454 @@
+/**
+ * /library/:itemId: one item — what it is, who shares it with whom, its preview, description and
+ * versions — with what the server says the viewer may do (`can`): download, edit, replace the
+ * file, move to the trash, and in the trash restore or delete for good. Opening the page counts a
+ * view once.
+ */
+import type { LibraryItem, LibraryVersion } from '@learning-hub/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Breadcrumbs,
+  Button,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import {
+  IconDownload,
+  IconEdit,
+  IconFileUpload,
+  IconRestore,
+  IconTrash,
+  IconTrashX,
+} from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
+import { ConfirmModal } from '../../../components/confirm-modal';
+import { RichTextView } from '../../../components/rich-text/rich-text-view';
+import { forbiddenReason } from '../../../lib/access-denial';
+import { formatBytes, formatDateTime } from '../../../lib/format';
+import { downloadToDisk } from '../../../lib/upload';
+import {
+  downloadPath,
+  libraryKeys,
+  recordView,
+  useLibraryItem,
+  useLibraryVersions,
+  usePurgeLibraryItem,
+  useRestoreLibraryItem,
+  useTrashLibraryItem,
+} from '../api/library-api';
+import { EditDialog } from './edit-dialog';
+import { FilePreview } from './file-preview';
+import { KIND_LABELS, KindIcon, scopeText } from './library-format';
+import { ReplaceFileDialog } from './replace-file-dialog';
+import { PurgeConfirm } from './trash-actions';
+
+type Dialog = 'edit' | 'replace' | 'trash' | 'purge' | null;
+
+/** Downloads a version (or the current file) through the counting route; refreshes the counts. */
+function useDownload(item: LibraryItem) {
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState<number | null>(null);
+  const download = async (version: number, fileName: string) => {
+    setBusy(version);
+    try {
+      await downloadToDisk(
+        downloadPath(item.id, version === item.version ? undefined : version),
+        fileName,
+      );
+      await queryClient.invalidateQueries({ queryKey: libraryKeys.detail(item.id) });
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        title: 'The download failed',
+        message: error instanceof Error ? error.message : 'Something went wrong',
+      });
+    } finally {
+      setBusy(null);
+    }
+  };
+  return { busy, download };
+}
+
+export function ItemPage() {
+  const { itemId = '' } = useParams();
+  const item = useLibraryItem(itemId);
+  const viewed = useRef<string | null>(null);
+
+  useEffect(() => {
+    if (viewed.current === itemId) return;
+    viewed.current = itemId;
+    recordView(itemId);
+  }, [itemId]);
+
+  if (item.isPending) return <Loader aria-label="Loading the item" />;
+  const refused = forbiddenReason(item.error);
+  if (refused)
+    return <AccessDeniedRedirect page="this library item" reason={refused} to="/library" />;
+  if (item.isError) {
+    return (
+      <Stack gap="md">
+        <Title order={1}>Library item</Title>
+        <Alert color="red" role="alert">
+          {item.error.message}
+        </Alert>
+        <Anchor component={Link} to="/library">
+          Back to the library
+        </Anchor>
+      </Stack>
+    );
+  }
+  return <ItemView item={item.data} />;
+}
+
+function ItemView({ item }: { item: LibraryItem }) {
+  const navigate = useNavigate();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const trash = useTrashLibraryItem();
+  const restore = useRestoreLibraryItem();
+  const purge = usePurgeLibraryItem();
+  const { busy, download } = useDownload(item);
+  const inTrash = item.deletedAt !== null;
+  const file = item.file;
+
+  return (
+    <Stack gap="lg">
+      <Breadcrumbs separatorMargin={6}>
+        <Anchor component={Link} to={inTrash ? '/library?trash=true' : '/library'} size="sm">
+          {inTrash ? 'Library trash' : 'Library'}
+        </Anchor>
+        <Text size="sm" aria-current="page" lineClamp={1}>
+          {item.title}
+        </Text>
+      </Breadcrumbs>
+      <Stack gap="xs">
+        <Group gap="sm" wrap="nowrap" align="flex-start">
+          <KindIcon kind={item.kind} size={28} />
+          <Title order={1} style={{ overflowWrap: 'anywhere' }}>
+            {item.title}
+          </Title>
+        </Group>
+        <Group gap="xs">
+          <Badge variant="light">{KIND_LABELS[item.kind]}</Badge>
+          {file && <Badge variant="outline">{`Version ${item.version}`}</Badge>}
+          {item.tags.map((t) => (
+            <Badge key={t} variant="light" color="gray" tt="none">
+              {t}
+            </Badge>
+          ))}
+        </Group>
+      </Stack>
+
+      {inTrash && (
+        <Alert color="yellow" title="In the trash">
+          {`Moved to the trash ${formatDateTime(item.deletedAt)}${item.deletedBy ? ` by ${item.deletedBy.name}` : ''}. Only people who may restore it see it.`}
+        </Alert>
+      )}
+
+      <Group gap="xs" wrap="wrap">
+        {file && !inTrash && (
+          <Button
+            leftSection={<IconDownload size={16} aria-hidden />}
+            loading={busy === item.version}
+            onClick={() => void download(item.version, file.name)}
+          >
+            Download
+          </Button>
+        )}
+        {item.can.edit && !inTrash && (
+          <Button
+            variant="default"
+            leftSection={<IconEdit size={16} aria-hidden />}
+            onClick={() => setDialog('edit')}
+          >
+            Edit
+          </Button>
+        )}
+        {item.can.edit && !inTrash && file && (
+          <Button
+            variant="default"
+            leftSection={<IconFileUpload size={16} aria-hidden />}
+            onClick={() => setDialog('replace')}
+          >
+            Replace file
+          </Button>
+        )}
+        {item.can.delete && !inTrash && (
+          <Button
+            variant="default"
+            color="red"
+            leftSection={<IconTrash size={16} aria-hidden />}
+            onClick={() => {
+              trash.reset();
+              setDialog('trash');
+            }}
+          >
+            Move to trash
+          </Button>
+        )}
+        {item.can.restore && inTrash && (
+          <Button
+            leftSection={<IconRestore size={16} aria-hidden />}
+            loading={restore.isPending}
+            onClick={() =>
+              restore.mutate(item.id, {
+                onSuccess: () =>
+                  notifications.show({ color: 'green', message: `“${item.title}” was restored.` }),
+                onError: (error) => notifications.show({ color: 'red', message: error.message }),
+              })
+            }
+          >
+            Restore
+          </Button>
+        )}
+        {item.can.purge && inTrash && (
+          <Button
+            variant="default"
+            color="red"
+            leftSection={<IconTrashX size={16} aria-hidden />}
+            onClick={() => {
+              purge.reset();
+              setDialog('purge');
+            }}
+          >
+            Delete for good
+          </Button>
+        )}
+      </Group>
+
+      <Paper withBorder p="md" component="section" aria-labelledby="item-details">
+        <Title order={2} size="h4" id="item-details" mb="xs">
+          Details
+        </Title>
+        <Table variant="vertical" layout="fixed" withRowBorders={false}>
+          <Table.Tbody>
+            <DetailRow label="Shared with">{scopeText(item)}</DetailRow>
+            <DetailRow label="Category">{item.category?.name ?? 'None'}</DetailRow>
+            <DetailRow label="Added">
+              {`${formatDateTime(item.createdAt)} by ${item.createdBy.name}`}
+            </DetailRow>
+            <DetailRow label="Updated">{formatDateTime(item.updatedAt)}</DetailRow>
+            {file && (
+              <DetailRow label="File">{`${file.name} (${formatBytes(file.size)})`}</DetailRow>
+            )}
+            <DetailRow label="Views">{item.viewCount}</DetailRow>
+            {file && <DetailRow label="Downloads">{item.downloadCount}</DetailRow>}
+          </Table.Tbody>
+        </Table>
+      </Paper>
+
+      <TextState item={item} />
+
+      <Stack gap="xs" component="section" aria-labelledby="item-preview">
+        <Title order={2} size="h4" id="item-preview">
+          {item.kind === 'link' ? 'Link' : 'Preview'}
+        </Title>
+        <FilePreview item={item} />
+      </Stack>
+
+      <Stack gap="xs" component="section" aria-labelledby="item-description">
+        <Title order={2} size="h4" id="item-description">
+          Description
+        </Title>
+        {item.descriptionHtml ? (
+          <RichTextView html={item.descriptionHtml} />
+        ) : (
+          <Text size="sm" c="dimmed">
+            No description.
+          </Text>
+        )}
+      </Stack>
+
+      {file && <Versions item={item} busy={busy} onDownload={download} />}
+
+      {item.can.edit && (
+        <>
+          <EditDialog item={item} opened={dialog === 'edit'} onClose={() => setDialog(null)} />
+          {file && (
+            <ReplaceFileDialog
+              item={item}
+              opened={dialog === 'replace'}
+              onClose={() => setDialog(null)}
+            />
+          )}
+        </>
+      )}
+      <ConfirmModal
+        opened={dialog === 'trash'}
+        title="Move to trash"
+        confirmLabel="Move to trash"
+        danger
+        busy={trash.isPending}
+        error={trash.isError ? trash.error.message : null}
+        onClose={() => setDialog(null)}
+        onConfirm={() =>
+          trash.mutate(item.id, {
+            onSuccess: () => {
+              setDialog(null);
+              notifications.show({
+                color: 'green',
+                message: `“${item.title}” was moved to the trash. It can be restored from there.`,
+              });
+            },
+          })
+        }
+      >
+        {`Move “${item.title}” to the trash? Nobody sees it in the library any more; it can be restored from the trash.`}
+      </ConfirmModal>
+      <PurgeConfirm
+        opened={dialog === 'purge'}
+        title={item.title}
+        busy={purge.isPending}
+        error={purge.isError ? purge.error.message : null}
+        onClose={() => setDialog(null)}
+        onConfirm={() =>
+          purge.mutate(item.id, {
+            onSuccess: () => {
+              setDialog(null);
+              notifications.show({
+                color: 'green',
+                message: `“${item.title}” was deleted for good.`,
+              });
+              void navigate('/library?trash=true');
+            },
+          })
+        }
+      />
+    </Stack>
+  );
+}
+
+function DetailRow({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <Table.Tr>
+      <Table.Th scope="row" w={120}>
+        {label}
+      </Table.Th>
+      <Table.Td style={{ overflowWrap: 'anywhere' }}>{children}</Table.Td>
+    </Table.Tr>
+  );
+}
+
+function TextState({ item }: { item: LibraryItem }) {
+  if (item.textState === 'pending') {
+    return (
+      <Alert color="blue" role="status" icon={<Loader size="xs" aria-hidden />}>
+        Extracting text… The document’s words will be searchable once this is done.
+      </Alert>
+    );
+  }
+  if (item.textState === 'failed') {
+    return (
+      <Alert color="yellow" role="status">
+        {`Text not extracted: ${item.textError ?? 'the reason is not known'}. Searches find this item by its title, description and tags only.`}
+      </Alert>
+    );
+  }
+  return null;
+}
+
+function Versions({
+  item,
+  busy,
+  onDownload,
+}: {
+  item: LibraryItem;
+  busy: number | null;
+  onDownload(version: number, fileName: string): Promise<void>;
+}) {
+  const versions = useLibraryVersions(item.id);
+  const inTrash = item.deletedAt !== null;
+  return (
+    <Stack gap="xs" component="section" aria-labelledby="item-versions">
+      <Title order={2} size="h4" id="item-versions">
+        Versions
+      </Title>
+      {versions.isPending && <Loader size="sm" aria-label="Loading the versions" />}
+      {versions.isError && (
+        <Alert color="red" role="alert">
+          {versions.error.message}
+        </Alert>
+      )}
+      {versions.data && (
+        <Table.ScrollContainer minWidth={560}>
+          <Table aria-label="Versions">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Version</Table.Th>
+                <Table.Th>File</Table.Th>
+                <Table.Th>Size</Table.Th>
+                <Table.Th>Added</Table.Th>
+                {!inTrash && <Table.Th>Download</Table.Th>}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {versions.data.versions.map((v) => (
+                <VersionRow
+                  key={v.id}
+                  version={v}
+                  inTrash={inTrash}
+                  busy={busy === v.version}
+                  onDownload={() => void onDownload(v.version, v.file.name)}
+                />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}
+
+function VersionRow({
+  version: v,
+  inTrash,
+  busy,
+  onDownload,
+}: {
+  version: LibraryVersion;
+  inTrash: boolean;
+  busy: boolean;
+  onDownload(): void;
+}) {
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Group gap={6} wrap="nowrap">
+          {v.version}
+          {v.current && (
+            <Badge size="sm" variant="light" color="green">
+              Current
+            </Badge>
+          )}
+        </Group>
+      </Table.Td>
+      <Table.Td style={{ overflowWrap: 'anywhere' }}>{v.file.name}</Table.Td>
+      <Table.Td>{formatBytes(v.file.size)}</Table.Td>
+      <Table.Td>{`${formatDateTime(v.createdAt)} by ${v.createdBy.name}`}</Table.Td>
+      {!inTrash && (
+        <Table.Td>
+          <Button
+            size="compact-sm"
+            variant="subtle"
+            leftSection={<IconDownload size={14} aria-hidden />}
+            loading={busy}
+            aria-label={`Download version ${v.version}`}
+            onClick={onDownload}
+          >
+            Download
+          </Button>
+        </Table.Td>
+      )}
+    </Table.Tr>
+  );
+}

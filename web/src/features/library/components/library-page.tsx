@@ -1,0 +1,448 @@
+/**
+ * /library: the items the user may see, with search, filters (kind, category, tag, scope,
+ * "Added by me"), sort and server paging, all kept in the URL; `?trash=true` shows the trash
+ * instead (what the user may restore; the server decides). Uploading, links, the trash and
+ * categories are offered by what the list says the user may do (`canUpload`, `canManage`).
+ */
+import { LIBRARY_ITEM_KINDS, type LibraryItemSummary, type LibraryList } from '@learning-hub/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Loader,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import {
+  IconArrowLeft,
+  IconCategory,
+  IconLink,
+  IconSearch,
+  IconTrash,
+  IconUpload,
+} from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Pager } from '../../../components/pager';
+import { useCan } from '../../../lib/auth/use-can';
+import { useCatalogue, useDepartmentList } from '../../../lib/classroom/courses-api';
+import { formatBytes, formatDateTime } from '../../../lib/format';
+import { useFilterParams } from '../../../lib/use-filter-params';
+import { LIBRARY_PAGE_SIZE, useLibraryCategories, useLibraryList } from '../api/library-api';
+import { CategoriesDialog } from './categories-dialog';
+import { categoryOptions } from './item-fields';
+import { KIND_LABELS, KindIcon, countText, scopeText } from './library-format';
+import { LinkDialog } from './link-dialog';
+import { TrashActions, TrashRowActions } from './trash-actions';
+import { UploadDialog } from './upload-dialog';
+
+const SORTS = [
+  { value: 'updated', label: 'Recently updated' },
+  { value: 'created', label: 'Recently added' },
+  { value: 'title', label: 'Title (A–Z)' },
+  { value: 'views', label: 'Most viewed' },
+  { value: 'downloads', label: 'Most downloaded' },
+] as const;
+/** The order each sort reads best in (the server's default order for it). */
+const SORT_ORDER: Record<string, 'asc' | 'desc'> = {
+  updated: 'desc',
+  created: 'desc',
+  title: 'asc',
+  views: 'desc',
+  downloads: 'desc',
+};
+
+const SCOPES = [
+  { value: 'everyone', label: 'Everyone' },
+  { value: 'department', label: 'Departments' },
+  { value: 'course', label: 'Courses' },
+];
+
+type Dialog = 'upload' | 'link' | 'categories' | null;
+
+export function LibraryPage() {
+  const filters = useFilterParams();
+  const trash = filters.get('trash') === 'true';
+  const search = filters.get('search') ?? '';
+  const kindParam = filters.get('kind');
+  const kind = LIBRARY_ITEM_KINDS.find((k) => k === kindParam) ?? null;
+  const categoryId = filters.get('category');
+  const tag = filters.get('tag');
+  const scopeParam = filters.get('scope');
+  const scope = SCOPES.some((s) => s.value === scopeParam) ? scopeParam : null;
+  const departmentId = scope === 'department' ? filters.get('department') : null;
+  const courseId = scope === 'course' ? filters.get('course') : null;
+  const mine = filters.get('mine') === 'true';
+  const sortParam = filters.get('sort');
+  const sort = SORTS.find((s) => s.value === sortParam)?.value ?? 'updated';
+  const page = filters.page;
+
+  const [searchText, setSearchText] = useState(search);
+  const [tagText, setTagText] = useState(tag ?? '');
+  const applySearch = useDebouncedCallback(
+    (text: string) => filters.set({ search: text.trim() || null }),
+    300,
+  );
+  const applyTag = useDebouncedCallback(
+    (text: string) => filters.set({ tag: text.trim() || null }),
+    300,
+  );
+  const [dialog, setDialog] = useState<Dialog>(null);
+
+  const list = useLibraryList({
+    page,
+    pageSize: LIBRARY_PAGE_SIZE,
+    kind,
+    categoryId,
+    tag,
+    scope,
+    departmentId,
+    courseId,
+    mine,
+    trash,
+    search: search || null,
+    sort,
+    order: SORT_ORDER[sort] ?? null,
+  });
+  const categories = useLibraryCategories();
+  const data = list.data;
+  const filtered = !!(search || kind || categoryId || tag || scope || mine);
+  const can = useCan();
+  // GET /api/departments needs department.view somewhere; without it there is nothing to pick.
+  const departments = useDepartmentList(
+    scope === 'department' && can.permission('department.view', { scope: 'any' }),
+  );
+  const courses = useCatalogue({ scope: 'mine', state: 'any', pageSize: 100 }, scope === 'course');
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
+        <Title order={1}>{trash ? 'Library trash' : 'Library'}</Title>
+        {data && (
+          <Group gap="xs" wrap="wrap">
+            {trash ? (
+              <>
+                <Button
+                  variant="default"
+                  leftSection={<IconArrowLeft size={16} aria-hidden />}
+                  onClick={() => filters.set({ trash: null })}
+                >
+                  Back to the library
+                </Button>
+                {data.canManage && <TrashActions empty={data.total === 0} />}
+              </>
+            ) : (
+              <>
+                {data.canUpload && (
+                  <>
+                    <Button
+                      leftSection={<IconUpload size={16} aria-hidden />}
+                      onClick={() => setDialog('upload')}
+                    >
+                      Upload files
+                    </Button>
+                    <Button
+                      variant="light"
+                      leftSection={<IconLink size={16} aria-hidden />}
+                      onClick={() => setDialog('link')}
+                    >
+                      Add link
+                    </Button>
+                  </>
+                )}
+                {data.canManage && (
+                  <Button
+                    variant="default"
+                    leftSection={<IconCategory size={16} aria-hidden />}
+                    onClick={() => setDialog('categories')}
+                  >
+                    Categories
+                  </Button>
+                )}
+                {(data.canUpload || data.canManage) && (
+                  <Button
+                    variant="default"
+                    leftSection={<IconTrash size={16} aria-hidden />}
+                    onClick={() => filters.set({ trash: 'true' })}
+                  >
+                    Trash
+                  </Button>
+                )}
+              </>
+            )}
+          </Group>
+        )}
+      </Group>
+      {trash && (
+        <Text size="sm" c="dimmed">
+          Items moved to the trash that you may restore. Restoring puts an item back where it was.
+        </Text>
+      )}
+      <TextInput
+        label="Search"
+        placeholder="Title, description, tags or text"
+        leftSection={<IconSearch size={16} aria-hidden="true" />}
+        value={searchText}
+        onChange={(event) => {
+          setSearchText(event.currentTarget.value);
+          applySearch(event.currentTarget.value);
+        }}
+      />
+      <SimpleGrid cols={{ base: 2, sm: 3, md: 4 }} spacing="sm">
+        <Select
+          label="Type"
+          placeholder="Any type"
+          clearable
+          data={LIBRARY_ITEM_KINDS.map((k) => ({ value: k, label: KIND_LABELS[k] }))}
+          value={kind}
+          onChange={(value) => filters.set({ kind: value })}
+        />
+        <Select
+          label="Category"
+          placeholder="Any category"
+          clearable
+          searchable
+          data={categoryOptions(categories.data)}
+          value={categoryId}
+          onChange={(value) => filters.set({ category: value })}
+        />
+        <TextInput
+          label="Tag"
+          placeholder="Any tag"
+          value={tagText}
+          onChange={(event) => {
+            setTagText(event.currentTarget.value);
+            applyTag(event.currentTarget.value);
+          }}
+        />
+        <Select
+          label="Shared with"
+          placeholder="Anyone"
+          clearable
+          data={SCOPES}
+          value={scope}
+          onChange={(value) => filters.set({ scope: value, department: null, course: null })}
+        />
+        {scope === 'department' && (
+          <Select
+            label="Department"
+            placeholder="Any department"
+            clearable
+            searchable
+            data={(departments.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
+            value={departmentId}
+            onChange={(value) => filters.set({ department: value })}
+          />
+        )}
+        {scope === 'course' && (
+          <Select
+            label="Course"
+            placeholder="Any course"
+            clearable
+            searchable
+            data={(courses.data?.courses ?? []).map((c) => ({
+              value: c.id,
+              label: `${c.code} · ${c.title}`,
+            }))}
+            value={courseId}
+            onChange={(value) => filters.set({ course: value })}
+          />
+        )}
+        <Select
+          label="Sort by"
+          data={SORTS.map((s) => ({ ...s }))}
+          value={sort}
+          allowDeselect={false}
+          onChange={(value) => filters.set({ sort: value === 'updated' ? null : value })}
+        />
+      </SimpleGrid>
+      {!trash && (
+        <Checkbox
+          label="Added by me"
+          checked={mine}
+          onChange={(event) => filters.set({ mine: event.currentTarget.checked ? 'true' : null })}
+        />
+      )}
+      {list.isPending && <Loader size="sm" aria-label="Loading the library" />}
+      {list.isError && (
+        <Alert color="red" role="alert">
+          {list.error.message}
+        </Alert>
+      )}
+      {data && (
+        <>
+          <Group justify="space-between">
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {countText(data.total, 'item', 'items')}
+            </Text>
+            {list.isFetching && <Loader size="xs" aria-label="Updating" />}
+          </Group>
+          {data.items.length === 0 ? (
+            <EmptyLibrary
+              data={data}
+              trash={trash}
+              filtered={filtered}
+              onClear={() => {
+                setSearchText('');
+                setTagText('');
+                filters.set({
+                  search: null,
+                  kind: null,
+                  category: null,
+                  tag: null,
+                  scope: null,
+                  department: null,
+                  course: null,
+                  mine: null,
+                });
+              }}
+              onUpload={() => setDialog('upload')}
+            />
+          ) : (
+            <ItemTable items={data.items} trash={trash} canManage={data.canManage} />
+          )}
+          <Pager
+            label="Library pages"
+            page={page}
+            total={data.total}
+            pageSize={data.pageSize}
+            onChange={filters.setPage}
+          />
+        </>
+      )}
+      {data?.canUpload && (
+        <>
+          <UploadDialog opened={dialog === 'upload'} onClose={() => setDialog(null)} />
+          <LinkDialog opened={dialog === 'link'} onClose={() => setDialog(null)} />
+        </>
+      )}
+      {data?.canManage && (
+        <CategoriesDialog opened={dialog === 'categories'} onClose={() => setDialog(null)} />
+      )}
+    </Stack>
+  );
+}
+
+function EmptyLibrary({
+  data,
+  trash,
+  filtered,
+  onClear,
+  onUpload,
+}: {
+  data: LibraryList;
+  trash: boolean;
+  filtered: boolean;
+  onClear(): void;
+  onUpload(): void;
+}) {
+  if (filtered) {
+    return (
+      <Stack align="center" gap="xs" py="xl">
+        <Text c="dimmed">No items match these filters.</Text>
+        <Button variant="light" onClick={onClear}>
+          Clear the filters
+        </Button>
+      </Stack>
+    );
+  }
+  if (trash) {
+    return (
+      <Text c="dimmed" ta="center" py="xl">
+        The trash is empty.
+      </Text>
+    );
+  }
+  return (
+    <Stack align="center" gap="xs" py="xl">
+      <Text c="dimmed" ta="center">
+        {data.canUpload
+          ? 'The library is empty. Upload documents, videos, audio or images, or add a link, to share them.'
+          : 'There is nothing in the library for you yet. Items shared with everyone, your departments or your courses will show here.'}
+      </Text>
+      {data.canUpload && (
+        <Button variant="light" onClick={onUpload}>
+          Upload the first files
+        </Button>
+      )}
+    </Stack>
+  );
+}
+
+function ItemTable({
+  items,
+  trash,
+  canManage,
+}: {
+  items: LibraryItemSummary[];
+  trash: boolean;
+  canManage: boolean;
+}) {
+  return (
+    <Table.ScrollContainer minWidth={760}>
+      <Table verticalSpacing="sm" aria-label={trash ? 'Items in the trash' : 'Library items'}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Title</Table.Th>
+            <Table.Th>{trash ? 'Deleted' : 'Updated'}</Table.Th>
+            <Table.Th>Shared with</Table.Th>
+            <Table.Th>Category</Table.Th>
+            <Table.Th>Size</Table.Th>
+            <Table.Th>Views</Table.Th>
+            <Table.Th>Downloads</Table.Th>
+            {trash && <Table.Th>Actions</Table.Th>}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {items.map((item) => (
+            <Table.Tr key={item.id}>
+              <Table.Td>
+                <Group gap="xs" wrap="nowrap" align="flex-start">
+                  <KindIcon kind={item.kind} />
+                  <Stack gap={4} style={{ minWidth: 0 }}>
+                    <Anchor
+                      component={Link}
+                      to={`/library/${encodeURIComponent(item.id)}`}
+                      fw={500}
+                    >
+                      {item.title}
+                    </Anchor>
+                    {item.tags.length > 0 && (
+                      <Group gap={4}>
+                        {item.tags.map((t) => (
+                          <Badge key={t} variant="light" size="sm" tt="none">
+                            {t}
+                          </Badge>
+                        ))}
+                      </Group>
+                    )}
+                  </Stack>
+                </Group>
+              </Table.Td>
+              <Table.Td>{formatDateTime(trash ? item.deletedAt : item.updatedAt)}</Table.Td>
+              <Table.Td>{scopeText(item)}</Table.Td>
+              <Table.Td>{item.category?.name ?? '—'}</Table.Td>
+              <Table.Td>{item.file ? formatBytes(item.file.size) : '—'}</Table.Td>
+              <Table.Td>{item.viewCount}</Table.Td>
+              <Table.Td>{item.file ? item.downloadCount : '—'}</Table.Td>
+              {trash && (
+                <Table.Td>
+                  <TrashRowActions item={item} canPurge={canManage} />
+                </Table.Td>
+              )}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

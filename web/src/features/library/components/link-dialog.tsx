@@ -1,0 +1,122 @@
+/** "Add link": a web address as a library item (title, address, scope, category, tags, description). */
+import { LibraryItemCreateSchema } from '@learning-hub/core';
+import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
+import { useCreateLibraryItem } from '../api/library-api';
+import {
+  EMPTY_FIELDS,
+  ItemFields,
+  scopeOf,
+  tagsError,
+  type ItemFieldErrors,
+  type ItemFieldValues,
+} from './item-fields';
+
+interface Errors extends ItemFieldErrors {
+  title?: string | undefined;
+  url?: string | undefined;
+}
+
+export function LinkDialog({ opened, onClose }: { opened: boolean; onClose(): void }) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title="Add link"
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      {opened && <LinkForm onClose={onClose} />}
+    </Modal>
+  );
+}
+
+function LinkForm({ onClose }: { onClose(): void }) {
+  const navigate = useNavigate();
+  const create = useCreateLibraryItem();
+  const [title, setTitle] = useState('');
+  const [url, setUrl] = useState('');
+  const [descriptionHtml, setDescriptionHtml] = useState('');
+  const [fields, setFields] = useState<ItemFieldValues>(EMPTY_FIELDS);
+  const [errors, setErrors] = useState<Errors>({});
+
+  function submit() {
+    const scope = scopeOf(fields);
+    const body = {
+      title,
+      url: url.trim(),
+      descriptionHtml,
+      tags: fields.tags,
+      categoryId: fields.categoryId,
+      scope: typeof scope === 'string' ? { type: 'everyone' as const } : scope,
+    };
+    const parsed = LibraryItemCreateSchema.safeParse(body);
+    const issue = (field: string) =>
+      parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === field)?.message;
+    const next: Errors = {
+      title: issue('title'),
+      url: url.trim() === '' ? 'Enter the web address' : issue('url'),
+      scope: typeof scope === 'string' ? scope : undefined,
+      tags: tagsError(fields.tags) ?? issue('tags'),
+    };
+    setErrors(next);
+    if (Object.values(next).some(Boolean)) return;
+    create.mutate(body, {
+      onSuccess: (item) => {
+        onClose();
+        void navigate(`/library/${encodeURIComponent(item.id)}`);
+      },
+    });
+  }
+
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <Stack gap="md">
+        <TextInput
+          label="Title"
+          required
+          value={title}
+          onChange={(event) => setTitle(event.currentTarget.value)}
+          error={errors.title}
+        />
+        <TextInput
+          label="Web address"
+          required
+          type="url"
+          placeholder="https://"
+          value={url}
+          onChange={(event) => setUrl(event.currentTarget.value)}
+          error={errors.url}
+        />
+        <ItemFields values={fields} onChange={setFields} errors={errors} />
+        <RichTextEditor
+          label="Description"
+          value={descriptionHtml}
+          onChange={setDescriptionHtml}
+          minHeight="6rem"
+        />
+        {create.isError && (
+          <Alert color="red" role="alert">
+            {create.error.message}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={create.isPending}>
+            Add link
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,143 @@
+/** "Replace file": uploads a new file (resumable, with progress) and makes it the item's new version. */
+import type { LibraryItem } from '@learning-hub/core';
+import { Alert, Button, Group, Modal, Progress, Stack, Text } from '@mantine/core';
+import { Dropzone } from '@mantine/dropzone';
+import '@mantine/dropzone/styles.css';
+import { notifications } from '@mantine/notifications';
+import { IconUpload } from '@tabler/icons-react';
+import { useEffect, useRef, useState } from 'react';
+import { formatBytes } from '../../../lib/format';
+import { discardUpload } from '../../../lib/upload';
+import { useUpdateLibraryItem } from '../api/library-api';
+import { isAbortError, libraryUploader } from '../api/uploader';
+
+type Phase = 'choose' | 'uploading' | 'saving' | 'failed';
+
+export function ReplaceFileDialog({
+  item,
+  opened,
+  onClose,
+}: {
+  item: LibraryItem;
+  opened: boolean;
+  onClose(): void;
+}) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title="Replace file"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      {opened && <ReplaceForm item={item} onClose={onClose} />}
+    </Modal>
+  );
+}
+
+function ReplaceForm({ item, onClose }: { item: LibraryItem; onClose(): void }) {
+  const update = useUpdateLibraryItem(item.id);
+  const [file, setFile] = useState<File | null>(null);
+  const [phase, setPhase] = useState<Phase>('choose');
+  const [progress, setProgress] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  const [fileId, setFileId] = useState<string | null>(null);
+  const controller = useRef<AbortController | null>(null);
+
+  useEffect(() => () => controller.current?.abort(), []);
+
+  async function start() {
+    if (!file) return;
+    setError(null);
+    let id = fileId;
+    if (!id) {
+      const abort = new AbortController();
+      controller.current = abort;
+      setPhase('uploading');
+      setProgress(0);
+      try {
+        id = await libraryUploader.upload(file, { signal: abort.signal, onProgress: setProgress });
+        setFileId(id);
+      } catch (e) {
+        if (isAbortError(e)) {
+          setPhase('choose');
+          return;
+        }
+        setPhase('failed');
+        setError(e instanceof Error ? e.message : 'The upload failed');
+        return;
+      }
+    }
+    setPhase('saving');
+    update.mutate(
+      { fileId: id },
+      {
+        onSuccess: (saved) => {
+          onClose();
+          notifications.show({
+            color: 'green',
+            message: `Version ${saved.version} of “${saved.title}” is now the current one.`,
+          });
+        },
+        onError: (e) => {
+          setPhase('failed');
+          setError(e.message);
+        },
+      },
+    );
+  }
+
+  const going = phase === 'uploading' || phase === 'saving';
+  return (
+    <Stack gap="md">
+      <Text size="sm">
+        The new file becomes the current version; the earlier versions are kept and can still be
+        downloaded.
+      </Text>
+      <Dropzone
+        onDrop={(files) => {
+          const picked = files[0];
+          if (!picked) return;
+          if (fileId) discardUpload(fileId);
+          setFile(picked);
+          setFileId(null);
+          setError(null);
+          setPhase('choose');
+        }}
+        multiple={false}
+        disabled={going}
+        aria-label="New file"
+      >
+        <Group justify="center" gap="sm" mih={70} style={{ pointerEvents: 'none' }}>
+          <IconUpload size={24} aria-hidden />
+          <Text size="sm">
+            {file
+              ? `${file.name} (${formatBytes(file.size)})`
+              : 'Drop the new file here or click to choose it.'}
+          </Text>
+        </Group>
+      </Dropzone>
+      {going && (
+        <Progress
+          value={Math.round((phase === 'saving' ? 1 : progress) * 100)}
+          aria-label={`Uploading ${file?.name ?? 'the file'}`}
+        />
+      )}
+      {error && (
+        <Alert color="red" role="alert">
+          {error}
+        </Alert>
+      )}
+      <Group justify="flex-end">
+        <Button
+          variant="default"
+          onClick={() => (phase === 'uploading' ? controller.current?.abort() : onClose())}
+        >
+          {phase === 'uploading' ? 'Cancel upload' : 'Cancel'}
+        </Button>
+        <Button onClick={() => void start()} disabled={!file || going} loading={going}>
+          {phase === 'failed' ? 'Try again' : 'Upload new version'}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
