@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { PageQuerySchema } from './admin';
 import { IsoDateTime, storableText } from './common';
+import { SignedUrlQuerySchema } from './files';
 
 // ---------------------------------------------------------------- limits
 
@@ -151,6 +152,11 @@ export const LibraryItemSchema = LibraryItemSummarySchema.extend({
   textError: z.string().nullable(),
   deletedBy: z.object({ id: z.string(), name: z.string() }).nullable(),
   can: LibraryItemAbilitiesSchema,
+  /**
+   * The current file's download route (`/api/library/items/{itemId}/download`, which counts the
+   * download) signed for the viewer's session, for a plain link; null for an item in the trash.
+   */
+  downloadUrl: z.string().nullable().optional(),
 });
 export type LibraryItem = z.infer<typeof LibraryItemSchema>;
 
@@ -241,11 +247,13 @@ export const LibraryVersionSchema = z.object({
   textError: z.string().nullable(),
   /** The version the item shows now. */
   current: z.boolean(),
+  /** This version's download route signed for the viewer's session (as the item's). */
+  downloadUrl: z.string().nullable().optional(),
 });
 export type LibraryVersion = z.infer<typeof LibraryVersionSchema>;
 export const LibraryVersionListSchema = z.object({ versions: z.array(LibraryVersionSchema) });
 
 /** `GET /api/library/items/{itemId}/download?version=`: that version's file (the current one by default). */
-export const LibraryDownloadQuerySchema = z.object({
+export const LibraryDownloadQuerySchema = SignedUrlQuerySchema.extend({
   version: z.coerce.number().int().positive().max(1_000_000).optional(),
 });

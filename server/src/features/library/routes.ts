@@ -85,7 +85,28 @@ function scopeOf(item: ItemRecord): LibraryScope {
   return { type: 'everyone' };
 }
 
-function toSummary(item: ItemRecord): LibraryItemSummary {
+/** A file with its routes signed for one session (for `<img>`, `<video>` and links). */
+function signedFile(
+  signer: UrlSigner,
+  file: LibraryFile | null,
+  sessionId: string,
+): LibraryFile | null {
+  if (!file) return null;
+  const path = `/api/files/${file.fileId}`;
+  return {
+    ...file,
+    url: signer.sign(path, sessionId),
+    thumbnailUrl: file.hasThumbnail ? signer.sign(`${path}/thumbnail`, sessionId) : null,
+  };
+}
+
+/** The counting download route of an item (a version of it), signed for one session. */
+function signedDownload(signer: UrlSigner, itemId: string, sessionId: string, version?: number) {
+  const url = signer.sign(`/api/library/items/${itemId}/download`, sessionId);
+  return version === undefined ? url : `${url}&version=${version}`;
+}
+
+function toSummary(item: ItemRecord, signer: UrlSigner, sessionId: string): LibraryItemSummary {
   return {
     id: item.id,
     kind: item.kind,
@@ -94,7 +115,7 @@ function toSummary(item: ItemRecord): LibraryItemSummary {
     category: item.category,
     scope: scopeOf(item),
     scopeLabel: item.scopeLabel,
-    file: item.file,
+    file: signedFile(signer, item.file, sessionId),
     url: item.url,
     version: item.version,
     textState: item.textState,
@@ -159,7 +180,11 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
   function toItem(request: FastifyRequest, item: ItemRecord, viewer: LibraryViewer): LibraryItem {
     const sessionId = request.auth?.session.id ?? '';
     return {
-      ...toSummary(item),
+      ...toSummary(item, app.urlSigner, sessionId),
+      downloadUrl:
+        item.deletedAt === null && (item.file || item.url)
+          ? signedDownload(app.urlSigner, item.id, sessionId)
+          : null,
       descriptionHtml: app.urlSigner.signHtml(item.descriptionHtml, sessionId),
       textError: item.textError,
       deletedBy: item.deletedBy,
@@ -199,7 +224,9 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
         limit: q.pageSize,
       });
       return {
-        items: items.map(toSummary),
+        items: items.map((i) =>
+          toSummary(i, app.urlSigner, request.auth?.session.id ?? ''),
+        ),
         total,
         page: q.page,
         pageSize: q.pageSize,
@@ -345,7 +372,18 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     },
     async (request) => {
       const { item } = await visibleItem(request, request.params.itemId);
-      return { versions: await listVersions(db, item.id) };
+      const sessionId = request.auth?.session.id ?? '';
+      const versions = await listVersions(db, item.id);
+      return {
+        versions: versions.map((v) => ({
+          ...v,
+          file: signedFile(app.urlSigner, v.file, sessionId) ?? v.file,
+          downloadUrl:
+            item.deletedAt === null
+              ? signedDownload(app.urlSigner, item.id, sessionId, v.version)
+              : null,
+        })),
+      };
     },
   );
 
@@ -369,7 +407,7 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     '/api/library/items/:itemId/download',
     {
       config: {
-        access: VIEW,
+        access: { ...VIEW, allowSignedUrl: true },
         responses: {
           303: 'To a signed URL of the version’s file that downloads it as an attachment (to the address of a link).',
           404: [M.notFound, M.noVersion],
