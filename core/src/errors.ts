@@ -50,6 +50,13 @@ export const ERROR_CODES = {
    * anything, or all the bytes they store); the message names the limit.
    */
   UPLOAD_QUOTA_EXCEEDED: { status: 413, category: 'data', severity: 'Low' },
+  /** An uploaded file with no content (refused before anything is stored). */
+  FILE_EMPTY: { status: 400, category: 'data', severity: 'Low' },
+  /**
+   * An uploaded file whose name's extension claims a type its content is not (`report.pdf` that
+   * is plain text); the message says what the content is.
+   */
+  FILE_TYPE_MISMATCH: { status: 415, category: 'data', severity: 'Low' },
   URI_TOO_LONG: { status: 414, category: 'data', severity: 'Low' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, category: 'data', severity: 'Low' },
   /** A `Range` header outside the file (HTTP 416). */

@@ -46,6 +46,7 @@ import {
 } from './file-repository';
 import { fileTooLarge, formatBytes, type FileStore, type StoredObject } from './file-store';
 import { canThumbnail, makeThumbnail } from './thumbnails';
+import { peekHead, refuseUpload } from './upload-checks';
 import {
   deleteStaleReservations,
   recordReservedUpload,
@@ -154,6 +155,10 @@ export class FileService {
    * request's Content-Length, when known) or else `maxBytes`, and no more than the room left. A
    * body that cannot fit is refused before it is read (413 UPLOAD_QUOTA_EXCEEDED), and one that
    * outgrows a reservation the room cut short is refused as it streams, with the same answer.
+   *
+   * Every upload is refused from its first bytes when it is empty (400 FILE_EMPTY) or its name's
+   * extension claims a type its content is not (415 FILE_TYPE_MISMATCH, upload-checks.ts); then
+   * nothing is stored and the reservation is given back.
    */
   async upload(
     user: UserRecord,
@@ -163,7 +168,11 @@ export class FileService {
     const reservation = await this.reserve(user.id, options.maxBytes, options.declaredBytes);
     let stored: StoredObject;
     try {
-      stored = await this.store.put(stream, {
+      // Refused from its first bytes, before anything is stored: empty, or not what its name says.
+      const peeked = await peekHead(stream);
+      const refusal = await refuseUpload(sanitiseFileName(options.name), peeked.head);
+      if (refusal) throw refusal;
+      stored = await this.store.put(peeked.stream, {
         maxBytes: reservation.bytes,
         ...(options.contentType ? { contentType: options.contentType } : {}),
       });
