@@ -101,6 +101,8 @@ type QuotaLimit = 'unattached' | 'stored';
 
 export class FileService {
   private readonly owners = new Map<string, FileOwner>();
+  /** More work for the hourly clean-up (staged resumable uploads past their hours). */
+  private readonly cleanups: Array<() => Promise<unknown>> = [];
   private readonly ctx: FileOwnerContext;
 
   constructor(
@@ -212,25 +214,50 @@ export class FileService {
   }
 
   /**
+   * Refuses now (413 UPLOAD_QUOTA_EXCEEDED) a file of `bytes` that does not fit in `user`'s room,
+   * without reserving anything: for an upload sent over a long time (a resumable upload checks at
+   * its creation; its bytes are reserved when it is stored).
+   */
+  async checkRoom(user: UserRecord, bytes: number): Promise<void> {
+    const now = this.now();
+    const { usage } = await reserveUploadBytes(
+      this.db,
+      user.id,
+      new Date(now).toISOString(),
+      new Date(now - RESERVATION_TTL_MS).toISOString(),
+      () => null,
+    );
+    const { limit, room } = this.tightest(usage);
+    if (room < bytes) throw this.quotaRefusal(limit, usage);
+  }
+
+  /** The limit with the least room left: the one a file too big for the room did not fit in. */
+  private tightest(u: QuotaUsage): { limit: QuotaLimit; room: number } {
+    const { maxUnattachedBytes, maxStoredBytes } = this.limits;
+    const unattachedRoom = maxUnattachedBytes - u.unattachedBytes - u.reservedBytes;
+    const storedRoom = maxStoredBytes - u.storedBytes - u.reservedBytes;
+    return storedRoom < unattachedRoom
+      ? { limit: 'stored', room: storedRoom }
+      : { limit: 'unattached', room: unattachedRoom };
+  }
+
+  /** Adds work to the hourly clean-up (`cleanupOrphans`); a failure is logged, not thrown. */
+  addCleanup(task: () => Promise<unknown>): void {
+    this.cleanups.push(task);
+  }
+
+  /**
    * Reserves what an upload may take (see `upload`), deciding alone among `userId`'s uploads, or
    * refuses it when the room left is smaller than the file must be.
    */
   private async reserve(userId: string, maxBytes: number, declaredBytes: number | undefined) {
-    const { maxUnattachedBytes, maxStoredBytes } = this.limits;
     const now = this.now();
     const wanted = declaredBytes === undefined ? maxBytes : Math.min(maxBytes, declaredBytes);
     // The file is at least this big: its body, less what else a multipart body may carry.
     const needed = declaredBytes === undefined ? 0 : declaredBytes - MULTIPART_OVERHEAD_BYTES;
     // Over the size of one file whatever room is left: that is the limit to name.
     if (needed > maxBytes) throw fileTooLarge(maxBytes);
-    // The limit with the least room left: the one a file too big for the room did not fit in.
-    const tightest = (u: QuotaUsage): { limit: QuotaLimit; room: number } => {
-      const unattachedRoom = maxUnattachedBytes - u.unattachedBytes - u.reservedBytes;
-      const storedRoom = maxStoredBytes - u.storedBytes - u.reservedBytes;
-      return storedRoom < unattachedRoom
-        ? { limit: 'stored', room: storedRoom }
-        : { limit: 'unattached', room: unattachedRoom };
-    };
+    const tightest = (u: QuotaUsage) => this.tightest(u);
     const { usage, reservation } = await reserveUploadBytes(
       this.db,
       userId,
@@ -404,8 +431,9 @@ export class FileService {
   }
 
   /**
-   * Removes unattached uploads older than the configured hours (`limits.unattachedHours`), and
-   * reservations of uploads whose process died. Safe with several instances at once: each row is
+   * Removes unattached uploads older than the configured hours (`limits.unattachedHours`),
+   * reservations of uploads whose process died, and runs the tasks of `addCleanup` (resumable
+   * uploads never finished). Safe with several instances at once: each row is
    * claimed by a conditional delete (still unattached), and only the instance whose delete
    * removed the row removes its objects. An attach racing with it is one conditional update on
    * the same row: either the file is attached and stays, or it is gone and the attach finds no
@@ -417,6 +445,13 @@ export class FileService {
     await deleteStaleReservations(this.db, new Date(now - RESERVATION_TTL_MS).toISOString());
     // Half-written uploads of a crashed process (by the file's own time: the clock of the disk).
     await this.store.removeIncomplete?.(Date.now() - INCOMPLETE_WRITE_AGE_MS);
+    for (const task of this.cleanups) {
+      try {
+        await task();
+      } catch (error) {
+        this.log?.error({ err: error }, 'a clean-up task failed');
+      }
+    }
     let removed = 0;
     const seen = new Set<string>();
     for (;;) {
