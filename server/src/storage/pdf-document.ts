@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api';
 import type { FileStore } from './file-store';
 import { formatBytes } from './file-store';
@@ -12,7 +13,7 @@ import { formatBytes } from './file-store';
 /** The largest PDF read whole into memory to be opened. */
 export const PDF_MAX_BYTES = 256 * 1024 * 1024;
 
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+type PdfJs = typeof PdfJsModule;
 let pdfjs: Promise<PdfJs> | undefined;
 
 function loadPdfJs(): Promise<PdfJs> {
