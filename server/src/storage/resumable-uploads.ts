@@ -10,7 +10,7 @@
  * An upload's owner is the signed-in person who created it, kept in its staged metadata by the
  * server (`OWNER_KEY`, whatever the client sent); only they may resume, inspect or end it.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '@learning-hub/core';
 import { FileStore as TusFileStore } from '@tus/file-store';
@@ -82,7 +82,11 @@ export class ResumableUploads {
         return { headers: { [FILE_ID_HEADER]: pending.fileId } };
       },
     });
-    options.files.addCleanup(async () => this.staging.deleteExpired());
+    options.files.addCleanup(async () => {
+      // The store makes its directory in the background; the first clean-up may come first.
+      await mkdir(options.stagingDir, { recursive: true });
+      return this.staging.deleteExpired();
+    });
   }
 
   private context(req: Request): Pending {
