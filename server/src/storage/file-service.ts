@@ -45,6 +45,7 @@ import {
   type FileRecord,
 } from './file-repository';
 import { fileTooLarge, formatBytes, type FileStore, type StoredObject } from './file-store';
+import { makePdfThumbnail } from './pdf-thumbnail';
 import { canThumbnail, makeThumbnail } from './thumbnails';
 import { peekHead, refuseUpload } from './upload-checks';
 import {
@@ -95,6 +96,12 @@ export const RESERVATION_TTL_MS = 6 * HOUR_MS;
  * body whose Content-Length, less this, is over the room left is refused before it is read.
  */
 export const MULTIPART_OVERHEAD_BYTES = 256 * 1024;
+
+/**
+ * PDFs up to this size get a thumbnail of page 1 when uploaded (a PDF is read whole to be drawn;
+ * larger ones get none).
+ */
+export const PDF_THUMBNAIL_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Which of a person's byte limits an upload did not fit in. */
 type QuotaLimit = 'unattached' | 'stored';
@@ -150,8 +157,9 @@ export class FileService {
   }
 
   /**
-   * Streams an upload into the store and records it, unattached, as `user`'s. Images get a
-   * thumbnail; a thumbnail that fails is logged and left out, the upload still succeeds.
+   * Streams an upload into the store and records it, unattached, as `user`'s. Images, and PDFs up
+   * to PDF_THUMBNAIL_MAX_BYTES (page 1), get a thumbnail; a thumbnail that fails is logged and
+   * left out, the upload still succeeds.
    *
    * The bytes it may take are reserved first against `user`'s limits: `declaredBytes` (the
    * request's Content-Length, when known) or else `maxBytes`, and no more than the room left. A
@@ -192,6 +200,12 @@ export class FileService {
         thumbnailKey = await makeThumbnail(this.store, stored.key);
       } catch (error) {
         this.log?.warn({ err: error, key: stored.key }, 'no thumbnail for an uploaded image');
+      }
+    } else if (stored.mime === 'application/pdf' && stored.size <= PDF_THUMBNAIL_MAX_BYTES) {
+      try {
+        thumbnailKey = await makePdfThumbnail(this.store, stored.key);
+      } catch (error) {
+        this.log?.info({ err: error, key: stored.key }, 'no thumbnail for an uploaded PDF');
       }
     }
     try {

@@ -214,7 +214,8 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
       // Sent as stored: ranges, the length and the ETag describe these bytes (plugins/compression.ts).
       compress: false,
       schema: {
-        description: 'A ≤ 320 px WebP preview of an image file (404 when it has none).',
+        description:
+          'A ≤ 320 px WebP preview of an image file, or of page 1 of a PDF (404 when it has none).',
         params: FileParamsSchema,
         querystring: SignedUrlQuerySchema,
       },

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeSamplePdf } from '../../storage/sample-pdf';
 import { PDF_HEAD, PNG_1X1 } from '../../storage/test-files';
 import {
   bearer,
@@ -135,6 +136,21 @@ describe.skipIf(!available)(`resumable uploads (${TEST_DB_KIND})`, () => {
     // The staged copy is gone; the upload with it.
     expect(staged()).toEqual([]);
     expect((await head(sam.token, location)).statusCode).toBe(404);
+  });
+
+  it('stores a PDF sent in one piece with a thumbnail of its first page', async () => {
+    const { sam } = await start();
+    const pdf = Buffer.from(await makeSamplePdf('Splice closure', ['Seal the closure.']));
+    const location = String((await create(sam.token, pdf.length, 'closure.pdf')).headers.location);
+    const done = await patch(sam.token, location, 0, pdf);
+    expect(done.statusCode).toBe(204);
+    const thumbnail = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/files/${String(done.headers['upload-file-id'])}/thumbnail`,
+      headers: bearer(sam.token),
+    });
+    expect(thumbnail.statusCode).toBe(200);
+    expect(thumbnail.headers['content-type']).toBe('image/webp');
   });
 
   it('keeps an upload to who created it: others get 404 for HEAD, PATCH and DELETE', async () => {
