@@ -61,17 +61,16 @@ const uploadsRoutes: FastifyPluginAsyncZod<UploadsRoutesOptions> = async (app, o
     done(null);
   });
 
+  // The protocol's version on every answer but OPTIONS', refusals of ours included.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'OPTIONS') reply.header('tus-resumable', '1.0.0');
+  });
+
   /** Hands the request to the tus server and sends its answer through Fastify. */
   async function passToTus(request: FastifyRequest, reply: FastifyReply) {
     const user = currentUser(request);
     const tusRequest = new NodeRequest({ req: request.raw, res: reply.raw });
-    let response: Response;
-    try {
-      response = await uploads.handle(tusRequest, user);
-    } catch (error) {
-      reply.header('tus-resumable', '1.0.0');
-      throw error;
-    }
+    const response = await uploads.handle(tusRequest, user);
     reply.code(response.status);
     for (const [name, value] of response.headers) {
       if (TUS_HEADERS.has(name.toLowerCase())) reply.header(name, value);

@@ -206,6 +206,7 @@ describe.skipIf(!available)(`resumable uploads (${TEST_DB_KIND})`, () => {
     expect(empty.statusCode).toBe(400);
     expect(empty.json()).toEqual({ code: 'FILE_EMPTY', message: 'The file is empty.' });
 
+    expect(empty.headers['tus-resumable']).toBe('1.0.0');
     const noLength = await create(sam.token, 'lots');
     expect(noLength.statusCode).toBe(400);
 
