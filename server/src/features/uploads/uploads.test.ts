@@ -9,7 +9,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeSamplePdf } from '../../storage/sample-pdf';
-import { PDF_HEAD, PNG_1X1 } from '../../storage/test-files';
+import { multipartBody, PDF_HEAD, PNG_1X1 } from '../../storage/test-files';
 import {
   bearer,
   createTestApp,
@@ -253,6 +253,35 @@ describe.skipIf(!available)(`resumable uploads (${TEST_DB_KIND})`, () => {
     });
     expect(await ctx.database.db.selectFrom('files').select('id').execute()).toEqual([]);
     expect(storedObjects(ctx.filesDir)).toEqual([]);
+    expect(await ctx.database.db.selectFrom('upload_reservations').select('id').execute()).toEqual(
+      [],
+    );
+  });
+
+  it('answers a file that no longer fits when its last byte arrives with 413, keeping nothing', async () => {
+    const { sam } = await start({
+      UPLOAD_MAX_BYTES: String(8 * 1024),
+      UPLOAD_USER_MAX_UNATTACHED_BYTES: String(40 * 1024),
+      UPLOAD_USER_MAX_STORED_BYTES: String(100 * 1024),
+    });
+    const content = Buffer.alloc(30 * 1024, 'a');
+    const location = String((await create(sam.token, content.length, 'log.txt')).headers.location);
+    // Meanwhile other uploads take the room.
+    const body = multipartBody('other.txt', Buffer.alloc(8 * 1024, 'b'));
+    for (let i = 0; i < 2; i += 1) {
+      const other = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/files',
+        headers: { ...bearer(sam.token), ...body.headers },
+        payload: body.payload,
+      });
+      expect(other.statusCode).toBe(201);
+    }
+    const refused = await patch(sam.token, location, 0, content);
+    expect(refused.statusCode).toBe(413);
+    expect(refused.json()).toMatchObject({ code: 'UPLOAD_QUOTA_EXCEEDED' });
+    expect(await ctx.database.db.selectFrom('files').select('id').execute()).toHaveLength(2);
+    expect(staged()).toEqual([]);
     expect(await ctx.database.db.selectFrom('upload_reservations').select('id').execute()).toEqual(
       [],
     );
