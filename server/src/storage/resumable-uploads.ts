@@ -33,6 +33,8 @@ const UPLOAD_ID = /^[0-9a-f]{32}$/;
 /** What a request through the tus server carries from the route: who, and what went wrong. */
 interface Pending {
   user: UserRecord;
+  /** The upload the route checked the user owns: the only one tus may act on. */
+  uploadId?: string;
   /** The stored file, once the last byte is stored. */
   fileId?: string;
   /** Why storing the complete upload failed (answered as is, JSON). */
@@ -71,6 +73,9 @@ export class ResumableUploads {
       // Same origin only: no CORS answers.
       allowedOrigins: () => false,
       namingFunction: () => newObjectKey(),
+      // The upload the route checked, never one read again from the URL (its query could name
+      // another: `/api/uploads/<mine>?/<theirs>`).
+      getFileIdFromRequest: (req) => this.context(req).uploadId,
       onUploadCreate: async (req, upload) => {
         const { user } = this.context(req);
         // The owner is who is signed in, never what the client's metadata says.
@@ -173,11 +178,12 @@ export class ResumableUploads {
   }
 
   /**
-   * Runs one tus request for `user`: the tus server's answer, or the error to answer instead
+   * Runs one tus request for `user` (on `uploadId`, which `ownUpload` checked; none to create
+   * one or for OPTIONS): the tus server's answer, or the error to answer instead
    * (storing the complete upload failed, or tus refused the request: in the API's JSON words).
    */
-  async handle(request: Request, user: UserRecord): Promise<Response> {
-    const pending: Pending = { user };
+  async handle(request: Request, user: UserRecord, uploadId?: string): Promise<Response> {
+    const pending: Pending = { user, ...(uploadId === undefined ? {} : { uploadId }) };
     this.pending.set(request, pending);
     const response = await this.tus.handleWeb(request);
     if (pending.error !== undefined) throw pending.error;

@@ -67,10 +67,10 @@ const uploadsRoutes: FastifyPluginAsyncZod<UploadsRoutesOptions> = async (app, o
   });
 
   /** Hands the request to the tus server and sends its answer through Fastify. */
-  async function passToTus(request: FastifyRequest, reply: FastifyReply) {
+  async function passToTus(request: FastifyRequest, reply: FastifyReply, uploadId?: string) {
     const user = currentUser(request);
     const tusRequest = new NodeRequest({ req: request.raw, res: reply.raw });
-    const response = await uploads.handle(tusRequest, user);
+    const response = await uploads.handle(tusRequest, user, uploadId);
     reply.code(response.status);
     for (const [name, value] of response.headers) {
       if (TUS_HEADERS.has(name.toLowerCase())) reply.header(name, value);
@@ -169,8 +169,8 @@ const uploadsRoutes: FastifyPluginAsyncZod<UploadsRoutesOptions> = async (app, o
       params: UploadParamsSchema,
     },
     handler: async (request, reply) => {
-      await uploads.ownUpload(currentUser(request), request.params.uploadId);
-      return passToTus(request, reply);
+      const { id } = await uploads.ownUpload(currentUser(request), request.params.uploadId);
+      return passToTus(request, reply, id);
     },
   });
 
@@ -216,8 +216,8 @@ const uploadsRoutes: FastifyPluginAsyncZod<UploadsRoutesOptions> = async (app, o
       },
     },
     async (request, reply) => {
-      await uploads.ownUpload(currentUser(request), request.params.uploadId);
-      return passToTus(request, reply);
+      const { id } = await uploads.ownUpload(currentUser(request), request.params.uploadId);
+      return passToTus(request, reply, id);
     },
   );
 
@@ -239,8 +239,8 @@ const uploadsRoutes: FastifyPluginAsyncZod<UploadsRoutesOptions> = async (app, o
       },
     },
     async (request, reply) => {
-      await uploads.ownUpload(currentUser(request), request.params.uploadId);
-      return passToTus(request, reply);
+      const { id } = await uploads.ownUpload(currentUser(request), request.params.uploadId);
+      return passToTus(request, reply, id);
     },
   );
 
@@ -265,7 +265,7 @@ const uploadsRoutes: FastifyPluginAsyncZod<UploadsRoutesOptions> = async (app, o
         description: 'tus discovery: the version, extensions and the largest upload.',
       },
     },
-    passToTus,
+    (request, reply) => passToTus(request, reply),
   );
 };
 

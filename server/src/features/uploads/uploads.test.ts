@@ -184,6 +184,17 @@ describe.skipIf(!available)(`resumable uploads (${TEST_DB_KIND})`, () => {
     expect((await head(sam.token, String(forged.headers.location))).statusCode).toBe(404);
     expect((await head(kim.token, String(forged.headers.location))).statusCode).toBe(200);
 
+    // Only the upload of the path is acted on, whatever the query says.
+    const kims = String(forged.headers.location);
+    const sneaky = await ctx.app.inject({
+      method: 'DELETE',
+      url: `${kims}?x=/${location.split('/').pop() as string}`,
+      headers: { ...bearer(kim.token), ...TUS },
+    });
+    expect(sneaky.statusCode).toBe(204);
+    expect((await head(sam.token, location)).statusCode).toBe(200);
+    expect((await head(kim.token, kims)).statusCode).toBe(404);
+
     // The owner may end it; the staged bytes go.
     const ended = await ctx.app.inject({
       method: 'DELETE',
