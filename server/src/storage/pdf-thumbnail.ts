@@ -3,6 +3,7 @@
  * compiler needed), made a WebP of at most 320 × 320 px with sharp and stored in the same file
  * store, as image thumbnails are (thumbnails.ts).
  */
+import { Readable } from 'node:stream';
 import { createCanvas } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import type { FileStore } from './file-store';
@@ -53,7 +54,6 @@ export async function makePdfThumbnail(store: FileStore, storageKey: string): Pr
     .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
     .webp({ quality: 75 })
     .toBuffer();
-  const { Readable } = await import('node:stream');
   const stored = await store.put(Readable.from([webp]), { maxBytes: THUMBNAIL_MAX_BYTES });
   return stored.key;
 }
