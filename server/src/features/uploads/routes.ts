@@ -129,7 +129,8 @@ const uploadsRoutes: FastifyPluginAsyncZod<UploadsRoutesOptions> = async (app, o
           'Give the upload’s length in Upload-Length (a whole number of bytes).',
         );
       }
-      if (request.headers['content-type'] === 'application/offset+octet-stream') {
+      // No bytes with the creation (creation-with-upload is not offered).
+      if (request.headers['content-type']?.startsWith('application/offset+octet-stream')) {
         reply.header('connection', 'close');
         throw new AppError('BAD_REQUEST', 'Send the bytes with PATCH after creating the upload.');
       }
