@@ -220,6 +220,21 @@ describe.skipIf(!available)(`resumable uploads (${TEST_DB_KIND})`, () => {
     expect(empty.headers['tus-resumable']).toBe('1.0.0');
     const noLength = await create(sam.token, 'lots');
     expect(noLength.statusCode).toBe(400);
+    const withBytes = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/uploads',
+      headers: {
+        ...bearer(sam.token),
+        ...TUS,
+        'upload-length': '5',
+        'content-type': 'application/offset+octet-stream',
+      },
+      payload: 'hello',
+    });
+    expect(withBytes.statusCode).toBe(400);
+    expect(withBytes.json()).toMatchObject({
+      message: 'Send the bytes with PATCH after creating the upload.',
+    });
 
     const tooLarge = await create(sam.token, 64 * 1024 + 1);
     expect(tooLarge.statusCode).toBe(413);
