@@ -42,6 +42,8 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: { status: 405, category: 'navigation', severity: 'Low' },
   REQUEST_TIMEOUT: { status: 408, category: 'performance', severity: 'Low' },
   CONFLICT: { status: 409, category: 'data', severity: 'Low' },
+  /** A request without a precondition the protocol requires (tus: no Tus-Resumable). */
+  PRECONDITION_FAILED: { status: 412, category: 'data', severity: 'Low' },
   PAYLOAD_TOO_LARGE: { status: 413, category: 'data', severity: 'Low' },
   /** An uploaded file over the size limit (the upload is refused while it streams). */
   FILE_TOO_LARGE: { status: 413, category: 'data', severity: 'Low' },
@@ -50,6 +52,13 @@ export const ERROR_CODES = {
    * anything, or all the bytes they store); the message names the limit.
    */
   UPLOAD_QUOTA_EXCEEDED: { status: 413, category: 'data', severity: 'Low' },
+  /** An uploaded file with no content (refused before anything is stored). */
+  FILE_EMPTY: { status: 400, category: 'data', severity: 'Low' },
+  /**
+   * An uploaded file whose name's extension claims a type its content is not (`report.pdf` that
+   * is plain text); the message says what the content is.
+   */
+  FILE_TYPE_MISMATCH: { status: 415, category: 'data', severity: 'Low' },
   URI_TOO_LONG: { status: 414, category: 'data', severity: 'Low' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, category: 'data', severity: 'Low' },
   /** A `Range` header outside the file (HTTP 416). */

@@ -28,6 +28,7 @@ import healthRoutes from './features/health/routes';
 import adminSystemRoutes from './features/admin-system/routes';
 import assignmentsRoutes from './features/assignments/routes';
 import filesRoutes from './features/files/routes';
+import uploadsRoutes from './features/uploads/routes';
 import adminJobsRoutes from './features/admin-system/jobs-routes';
 import { createJobService, type JobService } from './jobs';
 import searchRoutes from './features/search/routes';
@@ -186,6 +187,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminAccessRoutes, { db, now });
   await app.register(adminSystemRoutes, { db, uploadLimits: config.files.limits });
   await app.register(filesRoutes, { files, maxUploadBytes: config.files.maxUploadBytes });
+  await app.register(uploadsRoutes, {
+    files,
+    stagingDir: config.files.stagingDir,
+    maxBytes: config.files.maxResumableBytes,
+    expiresAfterMs: config.files.limits.unattachedHours * 3_600_000,
+  });
   await app.register(assignmentsRoutes, { db, now, maxUploadBytes: config.files.maxUploadBytes });
   await app.register(adminJobsRoutes, { jobs });
   await app.register(searchRoutes, { db, now });

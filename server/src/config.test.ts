@@ -80,10 +80,12 @@ describe('config', () => {
         forcePathStyle: true,
       },
       maxUploadBytes: 2048,
+      maxResumableBytes: 5 * 1024 ** 3,
+      stagingDir: './data/uploads',
       limits: {
         maxFileBytes: 2048,
-        maxUnattachedBytes: 5 * 2048,
-        maxStoredBytes: 5 * 1024 ** 3,
+        maxUnattachedBytes: 5 * 1024 ** 3,
+        maxStoredBytes: 20 * 1024 ** 3,
         rate: { uploads: 60, windowSeconds: 600 },
         unattachedHours: 24,
       },
@@ -93,8 +95,9 @@ describe('config', () => {
   it('has per-person upload limits with defaults, and refuses limits that cannot work', () => {
     expect(loadConfig({}).files.limits).toEqual({
       maxFileBytes: 100 * 1024 ** 2,
-      maxUnattachedBytes: 500 * 1024 ** 2,
-      maxStoredBytes: 5 * 1024 ** 3,
+      // A resumable upload of the largest size (5 GB) fits; a library of them too.
+      maxUnattachedBytes: 5 * 1024 ** 3,
+      maxStoredBytes: 20 * 1024 ** 3,
       rate: { uploads: 60, windowSeconds: 600 },
       unattachedHours: 24,
     });
@@ -117,8 +120,16 @@ describe('config', () => {
     // A larger per-file limit raises the default unattached allowance with it, and the total.
     expect(loadConfig({ UPLOAD_MAX_BYTES: String(2 * 1024 ** 3) }).files.limits).toMatchObject({
       maxUnattachedBytes: 10 * 1024 ** 3,
-      maxStoredBytes: 10 * 1024 ** 3,
+      maxStoredBytes: 20 * 1024 ** 3,
     });
+    expect(
+      loadConfig({ UPLOAD_MAX_BYTES: String(8 * 1024 ** 3), UPLOAD_RESUMABLE_MAX_BYTES: '4096' })
+        .files.limits,
+    ).toMatchObject({ maxUnattachedBytes: 40 * 1024 ** 3, maxStoredBytes: 40 * 1024 ** 3 });
+    expect(
+      loadConfig({ UPLOAD_RESUMABLE_MAX_BYTES: String(8 * 1024 ** 3) }).files.limits,
+    ).toMatchObject({ maxUnattachedBytes: 8 * 1024 ** 3 });
+    expect(loadConfig({ FILES_DIR: '/srv/files' }).files.stagingDir).toBe('/srv/files/uploads');
     expect(() =>
       loadConfig({ UPLOAD_MAX_BYTES: '8192', UPLOAD_USER_MAX_UNATTACHED_BYTES: '4096' }),
     ).toThrow(/UPLOAD_USER_MAX_UNATTACHED_BYTES: must be at least UPLOAD_MAX_BYTES/);

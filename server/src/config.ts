@@ -22,8 +22,8 @@ const byteCount = z.coerce
   .min(1024)
   .max(1024 ** 5);
 
-/** The default of UPLOAD_USER_MAX_STORED_BYTES. */
-const DEFAULT_MAX_STORED_BYTES = 5 * 1024 ** 3;
+/** The default of UPLOAD_USER_MAX_STORED_BYTES (at least the unattached limit). */
+const DEFAULT_MAX_STORED_BYTES = 20 * 1024 ** 3;
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -71,11 +71,26 @@ const EnvSchema = z.object({
     .max(1024 ** 4)
     .default(104_857_600),
   /**
+   * Largest accepted resumable upload (tus, /api/uploads), in bytes: field videos of 1–4 GB
+   * (enforced as the bytes arrive). Default 5 GB.
+   */
+  UPLOAD_RESUMABLE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 ** 4)
+    .default(5 * 1024 ** 3),
+  /**
+   * Where resumable uploads are staged until their last byte (default: `uploads` in FILES_DIR,
+   * or ./data/uploads with S3_BUCKET).
+   */
+  UPLOAD_STAGING_DIR: z.string().min(1).optional(),
+  /**
    * Per person: most bytes of uploads not yet attached to anything (default five times
-   * UPLOAD_MAX_BYTES, 500 MB).
+   * UPLOAD_MAX_BYTES or UPLOAD_RESUMABLE_MAX_BYTES, whichever is larger: 5 GB).
    */
   UPLOAD_USER_MAX_UNATTACHED_BYTES: byteCount.optional(),
-  /** Per person: most bytes stored in all, attached or not (default 5 GB). */
+  /** Per person: most bytes stored in all, attached or not (default 20 GB). */
   UPLOAD_USER_MAX_STORED_BYTES: byteCount.optional(),
   /** Per person: at most this many uploads within UPLOAD_RATE_WINDOW_SECONDS. */
   UPLOAD_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(60),
@@ -133,6 +148,10 @@ export type AppConfig = {
   files: {
     store: FileStoreConfig;
     maxUploadBytes: number;
+    /** The largest resumable upload (UPLOAD_RESUMABLE_MAX_BYTES). */
+    maxResumableBytes: number;
+    /** Where resumable uploads are staged until complete (a directory on local disk). */
+    stagingDir: string;
     /** Per-person limits on uploads, and how long unattached uploads are kept. */
     limits: UploadLimits;
   };
@@ -176,7 +195,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (e.S3_BUCKET && e.FILES_DIR) {
     problems.push('FILES_DIR: give either FILES_DIR (local disk) or S3_BUCKET, not both');
   }
-  const maxUnattached = e.UPLOAD_USER_MAX_UNATTACHED_BYTES ?? 5 * e.UPLOAD_MAX_BYTES;
+  const maxUnattached =
+    e.UPLOAD_USER_MAX_UNATTACHED_BYTES ??
+    Math.max(5 * e.UPLOAD_MAX_BYTES, e.UPLOAD_RESUMABLE_MAX_BYTES);
   const maxStored =
     e.UPLOAD_USER_MAX_STORED_BYTES ?? Math.max(DEFAULT_MAX_STORED_BYTES, maxUnattached);
   if (maxUnattached < e.UPLOAD_MAX_BYTES) {
@@ -191,6 +212,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     );
   }
   if (problems.length > 0) throw new ConfigError(problems);
+  const filesDir =
+    e.FILES_DIR ?? (e.DATABASE_URL ? './data/files' : join(dirname(e.SQLITE_PATH), 'files'));
   const store: FileStoreConfig = e.S3_BUCKET
     ? {
         kind: 's3',
@@ -205,8 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       }
     : {
         kind: 'local',
-        dir:
-          e.FILES_DIR ?? (e.DATABASE_URL ? './data/files' : join(dirname(e.SQLITE_PATH), 'files')),
+        dir: filesDir,
       };
   return {
     nodeEnv: e.NODE_ENV,
@@ -226,6 +248,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     files: {
       store,
       maxUploadBytes: e.UPLOAD_MAX_BYTES,
+      maxResumableBytes: e.UPLOAD_RESUMABLE_MAX_BYTES,
+      stagingDir:
+        e.UPLOAD_STAGING_DIR ?? (e.S3_BUCKET ? './data/uploads' : join(filesDir, 'uploads')),
       limits: {
         maxFileBytes: e.UPLOAD_MAX_BYTES,
         maxUnattachedBytes: maxUnattached,

@@ -28,7 +28,10 @@ export const StoredFileSchema = z.object({
    */
   owner: z.object({ type: z.string(), id: z.string() }).nullable(),
   attachedAt: IsoDateTime.nullable(),
-  /** Whether `GET /api/files/{fileId}/thumbnail` has a ≤ 320 px WebP preview (images only). */
+  /**
+   * Whether `GET /api/files/{fileId}/thumbnail` has a ≤ 320 px WebP preview (images, and page 1
+   * of PDFs up to 64 MB).
+   */
   hasThumbnail: z.boolean(),
 });
 export type StoredFile = z.infer<typeof StoredFileSchema>;

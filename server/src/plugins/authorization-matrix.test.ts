@@ -170,6 +170,7 @@ describe.skipIf(!available)(`authorization matrix (${TEST_DB_KIND})`, () => {
       providerId: 'no-such-provider',
       testId: 'no-such-test-0000',
       fileId: 'no-such-file',
+      uploadId: 'no-such-upload',
       sectionId: 'no-such-section',
       lessonId: 'no-such-lesson',
       assignmentId: 'matrix-assignment',

@@ -95,7 +95,7 @@ export interface DocumentedRoute {
 const JSON_TYPE = 'application/json';
 
 /** Methods whose body Fastify parses (as JSON: the API takes no other type, plugins/errors.ts). */
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /** The access requirement of a route in words, for the operation's description. */
 export function describeAccess(access: RouteAccess | undefined): string {

@@ -45,7 +45,9 @@ import {
   type FileRecord,
 } from './file-repository';
 import { fileTooLarge, formatBytes, type FileStore, type StoredObject } from './file-store';
+import { makePdfThumbnail } from './pdf-thumbnail';
 import { canThumbnail, makeThumbnail } from './thumbnails';
+import { peekHead, refuseUpload } from './upload-checks';
 import {
   deleteStaleReservations,
   recordReservedUpload,
@@ -95,11 +97,19 @@ export const RESERVATION_TTL_MS = 6 * HOUR_MS;
  */
 export const MULTIPART_OVERHEAD_BYTES = 256 * 1024;
 
+/**
+ * PDFs up to this size get a thumbnail of page 1 when uploaded (a PDF is read whole to be drawn;
+ * larger ones get none).
+ */
+export const PDF_THUMBNAIL_MAX_BYTES = 64 * 1024 * 1024;
+
 /** Which of a person's byte limits an upload did not fit in. */
 type QuotaLimit = 'unattached' | 'stored';
 
 export class FileService {
   private readonly owners = new Map<string, FileOwner>();
+  /** More work for the hourly clean-up (staged resumable uploads past their hours). */
+  private readonly cleanups: Array<() => Promise<unknown>> = [];
   private readonly ctx: FileOwnerContext;
 
   constructor(
@@ -147,13 +157,18 @@ export class FileService {
   }
 
   /**
-   * Streams an upload into the store and records it, unattached, as `user`'s. Images get a
-   * thumbnail; a thumbnail that fails is logged and left out, the upload still succeeds.
+   * Streams an upload into the store and records it, unattached, as `user`'s. Images, and PDFs up
+   * to PDF_THUMBNAIL_MAX_BYTES (page 1), get a thumbnail; a thumbnail that fails is logged and
+   * left out, the upload still succeeds.
    *
    * The bytes it may take are reserved first against `user`'s limits: `declaredBytes` (the
    * request's Content-Length, when known) or else `maxBytes`, and no more than the room left. A
    * body that cannot fit is refused before it is read (413 UPLOAD_QUOTA_EXCEEDED), and one that
    * outgrows a reservation the room cut short is refused as it streams, with the same answer.
+   *
+   * Every upload is refused from its first bytes when it is empty (400 FILE_EMPTY) or its name's
+   * extension claims a type its content is not (415 FILE_TYPE_MISMATCH, upload-checks.ts); then
+   * nothing is stored and the reservation is given back.
    */
   async upload(
     user: UserRecord,
@@ -163,7 +178,11 @@ export class FileService {
     const reservation = await this.reserve(user.id, options.maxBytes, options.declaredBytes);
     let stored: StoredObject;
     try {
-      stored = await this.store.put(stream, {
+      // Refused from its first bytes, before anything is stored: empty, or not what its name says.
+      const peeked = await peekHead(stream);
+      const refusal = await refuseUpload(sanitiseFileName(options.name), peeked.head);
+      if (refusal) throw refusal;
+      stored = await this.store.put(peeked.stream, {
         maxBytes: reservation.bytes,
         ...(options.contentType ? { contentType: options.contentType } : {}),
       });
@@ -181,6 +200,12 @@ export class FileService {
         thumbnailKey = await makeThumbnail(this.store, stored.key);
       } catch (error) {
         this.log?.warn({ err: error, key: stored.key }, 'no thumbnail for an uploaded image');
+      }
+    } else if (stored.mime === 'application/pdf' && stored.size <= PDF_THUMBNAIL_MAX_BYTES) {
+      try {
+        thumbnailKey = await makePdfThumbnail(this.store, stored.key);
+      } catch (error) {
+        this.log?.info({ err: error, key: stored.key }, 'no thumbnail for an uploaded PDF');
       }
     }
     try {
@@ -203,25 +228,50 @@ export class FileService {
   }
 
   /**
+   * Refuses now (413 UPLOAD_QUOTA_EXCEEDED) a file of `bytes` that does not fit in `user`'s room,
+   * without reserving anything: for an upload sent over a long time (a resumable upload checks at
+   * its creation; its bytes are reserved when it is stored).
+   */
+  async checkRoom(user: UserRecord, bytes: number): Promise<void> {
+    const now = this.now();
+    const { usage } = await reserveUploadBytes(
+      this.db,
+      user.id,
+      new Date(now).toISOString(),
+      new Date(now - RESERVATION_TTL_MS).toISOString(),
+      () => null,
+    );
+    const { limit, room } = this.tightest(usage);
+    if (room < bytes) throw this.quotaRefusal(limit, usage);
+  }
+
+  /** The limit with the least room left: the one a file too big for the room did not fit in. */
+  private tightest(u: QuotaUsage): { limit: QuotaLimit; room: number } {
+    const { maxUnattachedBytes, maxStoredBytes } = this.limits;
+    const unattachedRoom = maxUnattachedBytes - u.unattachedBytes - u.reservedBytes;
+    const storedRoom = maxStoredBytes - u.storedBytes - u.reservedBytes;
+    return storedRoom < unattachedRoom
+      ? { limit: 'stored', room: storedRoom }
+      : { limit: 'unattached', room: unattachedRoom };
+  }
+
+  /** Adds work to the hourly clean-up (`cleanupOrphans`); a failure is logged, not thrown. */
+  addCleanup(task: () => Promise<unknown>): void {
+    this.cleanups.push(task);
+  }
+
+  /**
    * Reserves what an upload may take (see `upload`), deciding alone among `userId`'s uploads, or
    * refuses it when the room left is smaller than the file must be.
    */
   private async reserve(userId: string, maxBytes: number, declaredBytes: number | undefined) {
-    const { maxUnattachedBytes, maxStoredBytes } = this.limits;
     const now = this.now();
     const wanted = declaredBytes === undefined ? maxBytes : Math.min(maxBytes, declaredBytes);
     // The file is at least this big: its body, less what else a multipart body may carry.
     const needed = declaredBytes === undefined ? 0 : declaredBytes - MULTIPART_OVERHEAD_BYTES;
     // Over the size of one file whatever room is left: that is the limit to name.
     if (needed > maxBytes) throw fileTooLarge(maxBytes);
-    // The limit with the least room left: the one a file too big for the room did not fit in.
-    const tightest = (u: QuotaUsage): { limit: QuotaLimit; room: number } => {
-      const unattachedRoom = maxUnattachedBytes - u.unattachedBytes - u.reservedBytes;
-      const storedRoom = maxStoredBytes - u.storedBytes - u.reservedBytes;
-      return storedRoom < unattachedRoom
-        ? { limit: 'stored', room: storedRoom }
-        : { limit: 'unattached', room: unattachedRoom };
-    };
+    const tightest = (u: QuotaUsage) => this.tightest(u);
     const { usage, reservation } = await reserveUploadBytes(
       this.db,
       userId,
@@ -395,8 +445,9 @@ export class FileService {
   }
 
   /**
-   * Removes unattached uploads older than the configured hours (`limits.unattachedHours`), and
-   * reservations of uploads whose process died. Safe with several instances at once: each row is
+   * Removes unattached uploads older than the configured hours (`limits.unattachedHours`),
+   * reservations of uploads whose process died, and runs the tasks of `addCleanup` (resumable
+   * uploads never finished). Safe with several instances at once: each row is
    * claimed by a conditional delete (still unattached), and only the instance whose delete
    * removed the row removes its objects. An attach racing with it is one conditional update on
    * the same row: either the file is attached and stays, or it is gone and the attach finds no
@@ -408,6 +459,13 @@ export class FileService {
     await deleteStaleReservations(this.db, new Date(now - RESERVATION_TTL_MS).toISOString());
     // Half-written uploads of a crashed process (by the file's own time: the clock of the disk).
     await this.store.removeIncomplete?.(Date.now() - INCOMPLETE_WRITE_AGE_MS);
+    for (const task of this.cleanups) {
+      try {
+        await task();
+      } catch (error) {
+        this.log?.error({ err: error }, 'a clean-up task failed');
+      }
+    }
     let removed = 0;
     const seen = new Set<string>();
     for (;;) {

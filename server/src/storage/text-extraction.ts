@@ -1,32 +1,95 @@
 /**
- * The text of a stored document, for search (docs/library.md). A minimal version until the
- * storage work lands its own (same signature): text files are read as UTF-8 (at most 2 MB);
- * other types, PDFs included, are not extracted here.
+ * The text of a stored file, for search and previews: PDFs through pdfjs-dist, plain text,
+ * Markdown and CSV as they are. Bounded (PDF pages, characters, time) and never throws for what
+ * a file contains: a file it cannot read is `{ ok: false, reason }` in words a person can act on.
  */
 import type { FileStore } from './file-store';
+import { openPdf, PDF_MAX_BYTES, pdfError, readObject, withTimeLimit } from './pdf-document';
 
-/** The most bytes of a text file read for its text. */
-const MAX_TEXT_BYTES = 2 * 1024 * 1024;
+/** At most this many PDF pages are read. */
+export const MAX_PDF_PAGES = 500;
+/** At most this many bytes of text (UTF-8) are kept; the rest is cut off. */
+export const MAX_TEXT_BYTES = 2 * 1024 * 1024;
+/** A PDF whose text takes longer than this is given up. */
+export const EXTRACTION_TIME_LIMIT_MS = 30_000;
+
+const TEXT_TYPES = new Set(['text/plain', 'text/markdown', 'text/csv']);
+
+export type ExtractedText = { ok: true; text: string } | { ok: false; reason: string };
+
+/** Cuts `text` to at most `maxBytes` of UTF-8 without splitting a character. */
+function cut(text: string, maxBytes: number): string {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= maxBytes) return text;
+  return new TextDecoder('utf-8', { fatal: false })
+    .decode(bytes.subarray(0, maxBytes))
+    .replace(/\uFFFD$/, '');
+}
 
 export async function extractText(
   store: FileStore,
   file: { storageKey: string; mime: string },
 ): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
-  if (!file.mime.startsWith('text/')) {
-    return { ok: false, reason: 'Text cannot be extracted from this type of file yet.' };
+  try {
+    if (TEXT_TYPES.has(file.mime)) {
+      // A little more than the limit, so a character cut at the end is dropped, not mangled.
+      const data = await readPrefix(store, file.storageKey, MAX_TEXT_BYTES + 4);
+      return { ok: true, text: cut(new TextDecoder('utf-8').decode(data), MAX_TEXT_BYTES) };
+    }
+    if (file.mime === 'application/pdf') return await pdfText(store, file.storageKey);
+    return { ok: false, reason: `Text cannot be read from files of type ${file.mime}.` };
+  } catch (error) {
+    return { ok: false, reason: pdfError(error).message };
   }
-  const read = await store.get(file.storageKey);
-  if (!read) return { ok: false, reason: 'The stored file is missing.' };
+}
+
+async function pdfText(store: FileStore, storageKey: string): Promise<ExtractedText> {
+  const data = await readObject(store, storageKey, PDF_MAX_BYTES);
+  const { document, close } = await openPdf(data);
+  let stopped = false;
+  try {
+    const read = async () => {
+      const pages: string[] = [];
+      let bytes = 0;
+      const last = Math.min(document.numPages, MAX_PDF_PAGES);
+      for (let number = 1; number <= last && !stopped && bytes < MAX_TEXT_BYTES; number += 1) {
+        const page = await document.getPage(number);
+        const content = await page.getTextContent();
+        let text = '';
+        for (const item of content.items) {
+          if (!('str' in item)) continue;
+          text += item.str;
+          if (item.hasEOL) text += '\n';
+        }
+        page.cleanup();
+        pages.push(text.trim());
+        bytes += Buffer.byteLength(text, 'utf8') + 2;
+      }
+      return pages.join('\n\n');
+    };
+    const text = await withTimeLimit(read(), EXTRACTION_TIME_LIMIT_MS, () => {
+      stopped = true;
+    });
+    return { ok: true, text: cut(text, MAX_TEXT_BYTES) };
+  } finally {
+    await close();
+  }
+}
+
+/** The first `maxBytes` of an object. */
+async function readPrefix(store: FileStore, key: string, maxBytes: number): Promise<Buffer> {
+  const read = await store.get(key, undefined);
+  if (!read) throw new Error('The file is missing from storage.');
   const chunks: Buffer[] = [];
-  let size = 0;
+  let length = 0;
   for await (const chunk of read.stream) {
-    const buffer = Buffer.from(chunk as Uint8Array);
+    const buffer = chunk as Buffer;
     chunks.push(buffer);
-    size += buffer.length;
-    if (size >= MAX_TEXT_BYTES) {
+    length += buffer.length;
+    if (length >= maxBytes) {
       read.stream.destroy();
       break;
     }
   }
-  return { ok: true, text: Buffer.concat(chunks).subarray(0, MAX_TEXT_BYTES).toString('utf8') };
+  return Buffer.concat(chunks, length).subarray(0, maxBytes);
 }

@@ -132,6 +132,8 @@ export async function createTestApp(
     LOG_LEVEL: 'silent',
     WEB_DIST_DIR: '/nonexistent',
     ...(options.env?.S3_BUCKET ? {} : { FILES_DIR: filesDir }),
+    // Resumable uploads stage in the test's directory whatever the store (never ./data).
+    UPLOAD_STAGING_DIR: join(filesDir, 'uploads'),
     ...options.env,
   });
   const app = await buildApp({
@@ -230,6 +232,7 @@ export async function createSecondInstance(
     LOG_LEVEL: 'silent',
     WEB_DIST_DIR: '/nonexistent',
     FILES_DIR: ctx.filesDir,
+    UPLOAD_STAGING_DIR: join(ctx.filesDir, 'uploads'),
     ...env,
   });
   const app = await buildApp({

@@ -129,8 +129,8 @@ describe.skipIf(!available)(`admin: system information (${TEST_DB_KIND})`, () =>
         totals: { files: 5, storedBytes: 7650, unattachedBytes: 1650 },
         limits: {
           maxFileBytes: 100 * 1024 ** 2,
-          maxUnattachedBytes: 500 * 1024 ** 2,
-          maxStoredBytes: 5 * 1024 ** 3,
+          maxUnattachedBytes: 5 * 1024 ** 3,
+          maxStoredBytes: 20 * 1024 ** 3,
           rate: { uploads: 60, windowSeconds: 600 },
           unattachedHours: 24,
         },

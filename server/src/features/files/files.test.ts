@@ -110,7 +110,7 @@ describe.skipIf(!available)(`files (${TEST_DB_KIND})`, () => {
       'accept-ranges': 'bytes',
       etag: `"${file.sha256}"`,
       // The app's pages may frame it (an inline PDF); nobody else may.
-      'content-security-policy': "default-src 'none'; frame-ancestors 'self'",
+      'content-security-policy': "default-src 'none'; frame-ancestors 'self'; sandbox",
       'x-frame-options': 'SAMEORIGIN',
     });
 
@@ -184,9 +184,10 @@ describe.skipIf(!available)(`files (${TEST_DB_KIND})`, () => {
 
   it('takes the type from the content, never from the name, and never serves HTML inline', async () => {
     const { sam } = await start();
-    const png = (await upload(sam.token, 'x.pdf', PNG_1X1, 'application/pdf')).json();
+    // (A name whose extension claims another type is refused: upload-refusals.test.ts.)
+    const png = (await upload(sam.token, 'x.dat', PNG_1X1, 'application/pdf')).json();
     expect(png.mime).toBe('image/png');
-    const pdf = (await upload(sam.token, 'report.png', PDF_HEAD, 'image/png')).json();
+    const pdf = (await upload(sam.token, 'report', PDF_HEAD, 'image/png')).json();
     expect(pdf.mime).toBe('application/pdf');
 
     const html = (

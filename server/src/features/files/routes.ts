@@ -17,6 +17,7 @@ import { currentUser } from '../../plugins/access';
 import { toStoredFile, type FileRecord } from '../../storage/file-repository';
 import type { FileService } from '../../storage/file-service';
 import { parseRange } from '../../storage/range';
+import { UPLOAD_REFUSALS } from '../../storage/upload-checks';
 
 /** Types a browser shows in place without running anything of ours; the rest is a download. */
 function isInlineType(mime: string): boolean {
@@ -107,12 +108,16 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
           400: [
             'The request has no file part.',
             'The upload is not valid multipart/form-data (no boundary, or the body ended early).',
+            ...UPLOAD_REFUSALS[400],
           ],
           413: [
             'The file is over the upload limit, UPLOAD_MAX_BYTES (`FILE_TOO_LARGE`).',
             'The file does not fit in the bytes the person may keep unattached, or store in all (`UPLOAD_QUOTA_EXCEEDED`).',
           ],
-          415: ['Send the file as multipart/form-data with one file part.'],
+          415: [
+            'Send the file as multipart/form-data with one file part.',
+            ...UPLOAD_REFUSALS[415],
+          ],
           429: [
             'Too many uploads: at most <n> files in <window>. Try again in <n> seconds. (`RATE_LIMITED`, with Retry-After)',
           ],
@@ -214,7 +219,8 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
       // Sent as stored: ranges, the length and the ETag describe these bytes (plugins/compression.ts).
       compress: false,
       schema: {
-        description: 'A ≤ 320 px WebP preview of an image file (404 when it has none).',
+        description:
+          'A ≤ 320 px WebP preview of an image file, or of page 1 of a PDF (404 when it has none).',
         params: FileParamsSchema,
         querystring: SignedUrlQuerySchema,
       },
@@ -254,8 +260,23 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
   );
 };
 
-/** A served file loads nothing and may be framed by the app's own pages only. */
-export const FILE_CSP = "default-src 'none'; frame-ancestors 'self'";
+/**
+ * A served file loads nothing, may be framed by the app's own pages only, and is a sandboxed
+ * document (a unique origin, no scripts, no forms): even a file a browser were to render as a
+ * page could never run script on the app's origin.
+ */
+export const FILE_CSP = "default-src 'none'; frame-ancestors 'self'; sandbox";
+/**
+ * An inline PDF without `sandbox`: Chromium refuses to open its PDF viewer in a sandboxed
+ * document (the grader shows PDFs in a frame, docs/classroom.md). The content is a PDF by its
+ * magic number, and the viewer runs in its own origin, never the app's.
+ */
+export const PDF_CSP = "default-src 'none'; frame-ancestors 'self'";
+
+/** The CSP a stored object is served with (see FILE_CSP and PDF_CSP). */
+export function fileCsp(mime: string, disposition: string): string {
+  return mime === 'application/pdf' && disposition.startsWith('inline') ? PDF_CSP : FILE_CSP;
+}
 
 async function sendFile(
   request: FastifyRequest,
@@ -271,7 +292,7 @@ async function sendFile(
     .header('x-content-type-options', 'nosniff')
     // The app's own pages show a PDF in an <iframe> (the grader, docs/classroom.md): framing by
     // the same origin only; the file itself may still load nothing (the API's CSP otherwise).
-    .header('content-security-policy', FILE_CSP)
+    .header('content-security-policy', fileCsp(object.mime, object.disposition))
     .header('x-frame-options', 'SAMEORIGIN')
     .header('accept-ranges', 'bytes');
   if (matchesEtag(request.headers['if-none-match'], object.etag)) {
