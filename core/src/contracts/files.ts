@@ -29,8 +29,8 @@ export const StoredFileSchema = z.object({
   owner: z.object({ type: z.string(), id: z.string() }).nullable(),
   attachedAt: IsoDateTime.nullable(),
   /**
-   * Whether `GET /api/files/{fileId}/thumbnail` has a ≤ 320 px WebP preview (images, and page 1
-   * of PDFs up to 64 MB).
+   * Whether `GET /api/files/{fileId}/thumbnail` has a ≤ 320 px WebP preview (images at upload;
+   * page 1 of a library PDF up to 64 MB once its background job has drawn it).
    */
   hasThumbnail: z.boolean(),
 });

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Db } from '../db';
 import { defineJob } from '../jobs';
 import { findFile, setFileThumbnail } from '../storage/file-repository';
+import { PDF_THUMBNAIL_MAX_BYTES } from '../storage/file-service';
 import type { FileStore } from '../storage/file-store';
 import { makePdfThumbnail } from '../storage/pdf-thumbnail';
 import { extractText } from '../storage/text-extraction';
@@ -64,7 +65,7 @@ export async function runThumbnail(
   make: typeof makePdfThumbnail = makePdfThumbnail,
 ): Promise<void> {
   const file = await findFile(db, fileId);
-  if (!file || file.thumbnailKey !== null) return;
+  if (!file || file.thumbnailKey !== null || file.size > PDF_THUMBNAIL_MAX_BYTES) return;
   const key = await make(store, file.storageKey);
   // Another run (or the file's removal) got there first: drop this picture.
   if (!(await setFileThumbnail(db, fileId, key))) await store.delete(key);

@@ -45,7 +45,6 @@ import {
   type FileRecord,
 } from './file-repository';
 import { fileTooLarge, formatBytes, type FileStore, type StoredObject } from './file-store';
-import { makePdfThumbnail } from './pdf-thumbnail';
 import { canThumbnail, makeThumbnail } from './thumbnails';
 import { peekHead, refuseUpload } from './upload-checks';
 import {
@@ -98,8 +97,8 @@ export const RESERVATION_TTL_MS = 6 * HOUR_MS;
 export const MULTIPART_OVERHEAD_BYTES = 256 * 1024;
 
 /**
- * PDFs up to this size get a thumbnail of page 1 when uploaded (a PDF is read whole to be drawn;
- * larger ones get none).
+ * PDFs up to this size get a thumbnail of page 1 from a background job of the area that keeps
+ * them (the library's `library.thumbnail`): a PDF is read whole to be drawn, larger ones get none.
  */
 export const PDF_THUMBNAIL_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -157,9 +156,9 @@ export class FileService {
   }
 
   /**
-   * Streams an upload into the store and records it, unattached, as `user`'s. Images, and PDFs up
-   * to PDF_THUMBNAIL_MAX_BYTES (page 1), get a thumbnail; a thumbnail that fails is logged and
-   * left out, the upload still succeeds.
+   * Streams an upload into the store and records it, unattached, as `user`'s. Images get a
+   * thumbnail; a thumbnail that fails is logged and left out, the upload still succeeds. (A PDF's
+   * is drawn later, by a job: drawing it here would hold the request and the event loop.)
    *
    * The bytes it may take are reserved first against `user`'s limits: `declaredBytes` (the
    * request's Content-Length, when known) or else `maxBytes`, and no more than the room left. A
@@ -200,12 +199,6 @@ export class FileService {
         thumbnailKey = await makeThumbnail(this.store, stored.key);
       } catch (error) {
         this.log?.warn({ err: error, key: stored.key }, 'no thumbnail for an uploaded image');
-      }
-    } else if (stored.mime === 'application/pdf' && stored.size <= PDF_THUMBNAIL_MAX_BYTES) {
-      try {
-        thumbnailKey = await makePdfThumbnail(this.store, stored.key);
-      } catch (error) {
-        this.log?.info({ err: error, key: stored.key }, 'no thumbnail for an uploaded PDF');
       }
     }
     try {

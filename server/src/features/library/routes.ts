@@ -20,6 +20,7 @@ import {
   LibraryListSchema,
   LibraryVersionListSchema,
   type LibraryItem,
+  type LibraryFile,
   type LibraryItemSummary,
   type LibraryScope,
 } from '@learning-hub/core';
@@ -65,6 +66,7 @@ import {
   updateItemFor,
 } from '../../library/library-service';
 import { currentUser } from '../../plugins/access';
+import type { UrlSigner } from '../../storage/signed-urls';
 
 const VIEW = { permissions: ['library.view' as const], scope: 'any' as const };
 const MANAGE = { permissions: ['library.manage' as const] };
@@ -224,9 +226,7 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
         limit: q.pageSize,
       });
       return {
-        items: items.map((i) =>
-          toSummary(i, app.urlSigner, request.auth?.session.id ?? ''),
-        ),
+        items: items.map((i) => toSummary(i, app.urlSigner, request.auth?.session.id ?? '')),
         total,
         page: q.page,
         pageSize: q.pageSize,

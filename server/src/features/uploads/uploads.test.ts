@@ -138,19 +138,20 @@ describe.skipIf(!available)(`resumable uploads (${TEST_DB_KIND})`, () => {
     expect((await head(sam.token, location)).statusCode).toBe(404);
   });
 
-  it('stores a PDF sent in one piece with a thumbnail of its first page', async () => {
+  it('stores a PDF sent in one piece, detected as a PDF', async () => {
     const { sam } = await start();
     const pdf = Buffer.from(await makeSamplePdf('Splice closure', ['Seal the closure.']));
     const location = String((await create(sam.token, pdf.length, 'closure.pdf')).headers.location);
     const done = await patch(sam.token, location, 0, pdf);
     expect(done.statusCode).toBe(204);
-    const thumbnail = await ctx.app.inject({
+    const file = await ctx.app.inject({
       method: 'GET',
-      url: `/api/files/${String(done.headers['upload-file-id'])}/thumbnail`,
+      url: `/api/files/${String(done.headers['upload-file-id'])}`,
       headers: bearer(sam.token),
     });
-    expect(thumbnail.statusCode).toBe(200);
-    expect(thumbnail.headers['content-type']).toBe('image/webp');
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('application/pdf');
+    expect(file.rawPayload.equals(pdf)).toBe(true);
   });
 
   it('keeps an upload to who created it: others get 404 for HEAD, PATCH and DELETE', async () => {

@@ -55,11 +55,27 @@ import { PurgeConfirm } from './trash-actions';
 
 type Dialog = 'edit' | 'replace' | 'trash' | 'purge' | null;
 
-/** Downloads a version (or the current file) through the counting route; refreshes the counts. */
+/**
+ * Downloads a version (or the current file) through the counting route; refreshes the counts.
+ * With the route signed by the server (`downloadUrl`) the browser follows it itself and streams
+ * the file to disk; without it the file comes through fetch with the token, as a blob.
+ */
 function useDownload(item: LibraryItem) {
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState<number | null>(null);
-  const download = async (version: number, fileName: string) => {
+  const download = async (version: number, fileName: string, signedUrl?: string | null) => {
+    if (signedUrl) {
+      const link = document.createElement('a');
+      link.href = signedUrl;
+      link.download = fileName;
+      link.rel = 'noopener';
+      link.click();
+      window.setTimeout(
+        () => void queryClient.invalidateQueries({ queryKey: libraryKeys.detail(item.id) }),
+        1000,
+      );
+      return;
+    }
     setBusy(version);
     try {
       await downloadToDisk(
@@ -160,7 +176,7 @@ function ItemView({ item }: { item: LibraryItem }) {
           <Button
             leftSection={<IconDownload size={16} aria-hidden />}
             loading={busy === item.version}
-            onClick={() => void download(item.version, file.name)}
+            onClick={() => void download(item.version, file.name, item.downloadUrl)}
           >
             Download
           </Button>
@@ -364,7 +380,7 @@ function Versions({
 }: {
   item: LibraryItem;
   busy: number | null;
-  onDownload(version: number, fileName: string): Promise<void>;
+  onDownload(version: number, fileName: string, signedUrl?: string | null): Promise<void>;
 }) {
   const versions = useLibraryVersions(item.id);
   const inTrash = item.deletedAt !== null;
@@ -398,7 +414,7 @@ function Versions({
                   version={v}
                   inTrash={inTrash}
                   busy={busy === v.version}
-                  onDownload={() => void onDownload(v.version, v.file.name)}
+                  onDownload={() => void onDownload(v.version, v.file.name, v.downloadUrl)}
                 />
               ))}
             </Table.Tbody>
