@@ -57,8 +57,8 @@ export function SearchSpotlight({ opened, onClose }: { opened: boolean; onClose(
       title="Search"
     >
       <Spotlight.Search
-        placeholder="Search courses and lessons…"
-        aria-label="Search courses and lessons"
+        placeholder="Search courses, lessons and the library…"
+        aria-label="Search courses, lessons and the library"
         leftSection={<IconSearch size={20} stroke={1.5} aria-hidden="true" />}
         rightSection={isFetching ? <Loader size="xs" aria-label="Searching" /> : null}
         onKeyDown={(event) => {
@@ -97,7 +97,7 @@ export function SearchSpotlight({ opened, onClose }: { opened: boolean; onClose(
         {results.length === 0 && (
           <Spotlight.Empty>
             {!searchable
-              ? 'Type a word to search courses and lessons.'
+              ? 'Type a word to search courses, lessons and the library.'
               : isError
                 ? 'Search is not available right now.'
                 : isFetching || debounced !== query.trim()

@@ -58,7 +58,7 @@ describe('search', () => {
 
     await user.click(screen.getByRole('button', { name: 'Search (Ctrl+K)' }));
     const dialog = await screen.findByRole('dialog');
-    const box = within(dialog).getByRole('textbox', { name: 'Search courses and lessons' });
+    const box = within(dialog).getByRole('textbox', { name: 'Search courses, lessons and the library' });
     await user.type(box, 'splic');
     const [first] = await screen.findAllByRole('button', { name: /^Course Fusion splicing/ });
     expect(within(first!).getByText('splicing', { selector: 'mark' })).toBeInTheDocument();
@@ -78,7 +78,7 @@ describe('search', () => {
     const { user, router } = renderApp('/search');
     await findHeading('Search');
     fireEvent.keyDown(document.body, { key: 'k', code: 'KeyK', ctrlKey: true });
-    const box = await screen.findByPlaceholderText('Search courses and lessons…');
+    const box = await screen.findByPlaceholderText('Search courses, lessons and the library…');
     await user.type(box, 'splicing');
     await screen.findAllByRole('button', { name: /^Course Fusion splicing/ });
     await user.keyboard('{Enter}');
@@ -105,11 +105,11 @@ describe('search', () => {
     await user.click(screen.getByText('Lessons'));
     expect(await screen.findByText('12 results for “splicing”')).toBeInTheDocument();
 
-    const input = () => screen.getByRole('textbox', { name: 'Search courses and lessons' });
+    const input = () => screen.getByRole('textbox', { name: 'Search courses, lessons and the library' });
     await user.clear(input());
     await user.type(input(), '"*{Enter}');
     expect(
-      await screen.findByText('Type a word to search courses and lessons.'),
+      await screen.findByText('Type a word to search courses, lessons and the library.'),
     ).toBeInTheDocument();
     await user.clear(input());
     await user.type(input(), 'nothing{Enter}');

@@ -29,7 +29,16 @@ const KIND_ICONS: Record<LibraryItemKind, ComponentType<IconProps>> = {
 /** The kind's icon with its name as the accessible label. */
 export function KindIcon({ kind, size = 20 }: { kind: LibraryItemKind; size?: number }) {
   const Icon = KIND_ICONS[kind];
-  return <Icon size={size} role="img" aria-label={KIND_LABELS[kind]} stroke={1.6} />;
+  // Never squeezed by a long title beside it.
+  return (
+    <Icon
+      size={size}
+      role="img"
+      aria-label={KIND_LABELS[kind]}
+      stroke={1.6}
+      style={{ flexShrink: 0 }}
+    />
+  );
 }
 
 export const SCOPE_TYPE_LABELS: Record<LibraryScope['type'], string> = {

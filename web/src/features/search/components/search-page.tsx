@@ -3,7 +3,7 @@
  * spotlight leads here with "See all results"; the query, the kind and the page are kept in the
  * URL.
  */
-import { SEARCH_QUERY_MAX, type SearchType } from '@learning-hub/core';
+import { SEARCH_QUERY_MAX, SEARCH_TYPES, type SearchType } from '@learning-hub/core';
 import {
   Alert,
   Anchor,
@@ -29,14 +29,14 @@ const KINDS = [
   { value: 'all', label: 'All' },
   { value: 'course', label: 'Courses' },
   { value: 'lesson', label: 'Lessons' },
+  { value: 'library-item', label: 'Library' },
 ];
 
 export function SearchPage() {
   const filters = useFilterParams();
   const q = (filters.get('q') ?? '').slice(0, SEARCH_QUERY_MAX);
   const typeParam = filters.get('type');
-  const type: SearchType | undefined =
-    typeParam === 'course' || typeParam === 'lesson' ? typeParam : undefined;
+  const type = SEARCH_TYPES.find((t): t is SearchType => t === typeParam);
   const { data, isFetching, isError } = useSearch({
     q,
     type,
@@ -69,7 +69,7 @@ export function SearchPage() {
         </Alert>
       )}
       {!searchable ? (
-        <Text c="dimmed">Type a word to search courses and lessons.</Text>
+        <Text c="dimmed">Type a word to search courses, lessons and the library.</Text>
       ) : data && !isError ? (
         <Text c="dimmed" aria-live="polite">
           {data.total === 0
@@ -137,7 +137,7 @@ function SearchForm({
       }}
     >
       <TextInput
-        label="Search courses and lessons"
+        label="Search courses, lessons and the library"
         value={text}
         maxLength={SEARCH_QUERY_MAX}
         onChange={(event) => setText(event.currentTarget.value)}
