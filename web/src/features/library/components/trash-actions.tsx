@@ -82,8 +82,8 @@ export function TrashRowActions({
         <>
           <Button
             size="compact-sm"
-            variant="subtle"
-            color="red.8"
+            variant="default"
+            color="red"
             aria-label={`Delete ${item.title} for good`}
             onClick={() => {
               purge.reset();
