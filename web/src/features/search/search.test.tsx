@@ -58,7 +58,9 @@ describe('search', () => {
 
     await user.click(screen.getByRole('button', { name: 'Search (Ctrl+K)' }));
     const dialog = await screen.findByRole('dialog');
-    const box = within(dialog).getByRole('textbox', { name: 'Search courses, lessons and the library' });
+    const box = within(dialog).getByRole('textbox', {
+      name: 'Search courses, lessons and the library',
+    });
     await user.type(box, 'splic');
     const [first] = await screen.findAllByRole('button', { name: /^Course Fusion splicing/ });
     expect(within(first!).getByText('splicing', { selector: 'mark' })).toBeInTheDocument();
@@ -105,7 +107,8 @@ describe('search', () => {
     await user.click(screen.getByText('Lessons'));
     expect(await screen.findByText('12 results for “splicing”')).toBeInTheDocument();
 
-    const input = () => screen.getByRole('textbox', { name: 'Search courses, lessons and the library' });
+    const input = () =>
+      screen.getByRole('textbox', { name: 'Search courses, lessons and the library' });
     await user.clear(input());
     await user.type(input(), '"*{Enter}');
     expect(
