@@ -231,7 +231,14 @@ function PasswordSignIn({
   };
 
   return (
-    <form ref={formRef} onSubmit={form.onSubmit((values) => void submit(values))} noValidate>
+    // method="post": should the app's script ever fail to load, the browser's own submission must
+    // not put the password in the address (history, logs); the script always handles it itself.
+    <form
+      ref={formRef}
+      method="post"
+      onSubmit={form.onSubmit((values) => void submit(values))}
+      noValidate
+    >
       <Stack gap="md">
         {(method === 'ldap' || method === 'moodle') && providers.length > 1 && (
           <LazySelect

@@ -6,6 +6,7 @@
  */
 import { LIBRARY_ITEM_KINDS, type LibraryItemSummary, type LibraryList } from '@learning-hub/core';
 import {
+  Box,
   Alert,
   Anchor,
   Badge,
@@ -406,8 +407,8 @@ function ItemTable({
           {items.map((item) => (
             <Table.Tr key={item.id}>
               <Table.Td>
-                <Group gap="xs" wrap="nowrap" align="flex-start">
-                  <KindIcon kind={item.kind} />
+                <Group gap="sm" wrap="nowrap" align="flex-start">
+                  <ItemPicture item={item} />
                   <Stack gap={4} style={{ minWidth: 0 }}>
                     <Anchor
                       component={Link}
@@ -444,5 +445,40 @@ function ItemTable({
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+}
+
+/**
+ * A row's picture: the thumbnail of an image or of a PDF's first page (signed for the session),
+ * else the kind's icon in a box of the same size, so titles line up.
+ */
+function ItemPicture({ item }: { item: LibraryItemSummary }) {
+  const src = item.file?.thumbnailUrl;
+  return (
+    <Box
+      w={48}
+      h={48}
+      style={{
+        flexShrink: 0,
+        display: 'grid',
+        placeItems: 'center',
+        borderRadius: 'var(--mantine-radius-sm)',
+        background: 'var(--mantine-color-default-hover)',
+        overflow: 'hidden',
+      }}
+    >
+      {src ? (
+        <img
+          src={src}
+          alt=""
+          width={48}
+          height={48}
+          style={{ objectFit: 'cover' }}
+          loading="lazy"
+        />
+      ) : (
+        <KindIcon kind={item.kind} size={24} />
+      )}
+    </Box>
   );
 }
