@@ -25,6 +25,8 @@ const [store, spotlight] = createSpotlight();
 /** How many results the box shows; the rest are on the results page. */
 export const SPOTLIGHT_RESULTS = 8;
 
+const RESULTS_SCROLL_PROPS = { viewportProps: { tabIndex: 0 } } as Record<string, unknown>;
+
 export function SearchSpotlight({ opened, onClose }: { opened: boolean; onClose(): void }) {
   const [query, setQuery] = useState('');
   const [debounced] = useDebouncedValue(query.trim(), 200);
@@ -66,7 +68,10 @@ export function SearchSpotlight({ opened, onClose }: { opened: boolean; onClose(
           if (enter && store.getState().selected < 0) seeAll();
         }}
       />
-      <Spotlight.ActionsList aria-label="Search results">
+      {/* The list is a ScrollArea (Mantine passes other props on to it): when the results are
+          taller than a phone's screen its viewport takes keyboard focus so it can be scrolled
+          (axe: scrollable-region-focusable), as the theme does for wide tables. */}
+      <Spotlight.ActionsList aria-label="Search results" {...RESULTS_SCROLL_PROPS}>
         {results.map((result) => (
           <Spotlight.Action
             key={`${result.type}:${result.id}`}
