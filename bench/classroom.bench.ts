@@ -20,14 +20,15 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import {
   ensureServerBuilt,
   MB,
+  p95Of,
   REPO_ROOT,
   rssOf,
   sampleRss,
+  signIn,
   stop,
   upload,
   waitForHttp,
@@ -237,40 +238,9 @@ function populate(file: string): {
   };
 }
 
-async function signIn(base: string, username: string, password: string): Promise<string> {
-  const res = await fetch(`${base}/api/auth/local`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-  if (!res.ok) throw new Error(`sign-in as ${username} answered ${res.status}`);
-  return ((await res.json()) as { token: string }).token;
-}
-
-/** One autocannon run; p95 from the time of every response (autocannon reports p90 and p97.5). */
-async function p95(url: string, token: string): Promise<{ p95: number; rps: number }> {
-  const headers = { authorization: `Bearer ${token}` };
-  await autocannon({ url, headers, connections: CONNECTIONS, duration: 1 });
-  const times: number[] = [];
-  let failed = 0;
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(
-      { url, headers, connections: CONNECTIONS, duration: DURATION_S },
-      (error, done) => (error ? reject(error) : resolve(done)),
-    );
-    instance.on('response', (_client, status, _bytes, ms) => {
-      if (status !== 200) failed++;
-      times.push(ms);
-    });
-  });
-  if (failed > 0 || result.errors > 0)
-    throw new Error(`${url}: ${failed} non-200, ${result.errors} errors`);
-  times.sort((a, b) => a - b);
-  return {
-    p95: times[Math.min(times.length - 1, Math.floor(times.length * 0.95))] ?? NaN,
-    rps: result.requests.average,
-  };
-}
+/** One autocannon run of `url` as `token` (server-process's p95Of with this bench's settings). */
+const p95 = (url: string, token: string) =>
+  p95Of(url, token, { connections: CONNECTIONS, durationS: DURATION_S });
 
 async function main(): Promise<void> {
   ensureServerBuilt();

@@ -17,6 +17,7 @@ import * as m0011 from './0011-submissions-recent-index';
 import * as m0012 from './0012-jobs';
 import * as m0013 from './0013-search';
 import * as m0014 from './0014-library';
+import * as m0015 from './0015-library-list-index';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012-jobs': m0012,
   '0013-search': m0013,
   '0014-library': m0014,
+  '0015-library-list-index': m0015,
 };
 
 export const migrationProvider: MigrationProvider = {
