@@ -9,7 +9,16 @@
 import type { HighlightedText } from '@learning-hub/core';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { databaseKind, type Db } from '../db';
-import { indexable, MARK_END, MARK_START, searchTerms, toHighlighted } from './terms';
+import {
+  highlightAll,
+  indexable,
+  MARK_END,
+  MARK_START,
+  searchTerms,
+  snippetOf,
+  termMatcher,
+  toHighlighted,
+} from './terms';
 
 /** One searchable thing: its type and id, its scope columns and its plain text. */
 export interface SearchDocument {
@@ -65,6 +74,18 @@ export interface SearchIndex {
    * that filters by search but keeps its own order and rules (the course catalogue).
    */
   matchingIds(type: string, terms: readonly string[]): RawBuilder<unknown>;
+}
+
+/** A page's row on SQLite: the document's own text, marked up in JavaScript. */
+interface PageRow {
+  doc_type: string;
+  doc_id: string;
+  course_id: string | null;
+  course_title: string | null;
+  title: string;
+  body: string;
+  score: number | string;
+  total: number | string;
 }
 
 interface Row {
@@ -140,30 +161,30 @@ const sqliteIndex: SearchIndex = {
     if (terms.length === 0 || scopes.length === 0) return { hits: [], total: 0 };
     const match = ftsMatch(terms);
     const where = sql<SqlBool>`search_fts match ${match} and (${scopeSql(scopes)})`;
-    // One pass over what matches and may be opened ranks and counts it (bm25 in the innermost
-    // query: FTS5 refuses it beside a window function); the highlights and the snippet, which
-    // read the documents' text, are made only for the page's rows, in the outer query (its
-    // own match, looked up by rowid).
-    const { rows } = await sql<Row & { total: number | string }>`
-      select d.doc_type, d.doc_id, d.course_id, c.title as course_title, p.score, p.total,
-        highlight(search_fts, 0, ${MARK_START}, ${MARK_END}) as title_marked,
-        snippet(search_fts, 1, ${MARK_START}, ${MARK_END}, '…', 24) as snippet_marked
+    // The scope columns of each match come from the covering index search_documents_scope
+    // (migration 0016), never from the document's row with its long body. One pass over what
+    // matches and may be opened ranks and counts it (bm25 in the innermost query: FTS5 refuses
+    // it beside a window function); only the page's rows are read whole, in the outer query,
+    // and marked up here (termMatcher): asking FTS5 for highlight() and snippet() runs the
+    // match again for each row and cost more than the ranking itself (docs/search.md).
+    const { rows } = await sql<PageRow>`
+      select d.doc_type, d.doc_id, d.course_id, c.title as course_title, d.title, d.body,
+        p.score, p.total
       from (
         select m.seq, m.doc_id, m.score, count(*) over () as total
         from (
           select d.seq, d.doc_id, bm25(search_fts, 10.0, 1.0) as score
           from search_fts
-          join search_documents d on d.seq = search_fts.rowid
+          join search_documents d indexed by search_documents_scope on d.seq = search_fts.rowid
           where ${where}
         ) m
         order by m.score, m.doc_id
         limit ${limit} offset ${offset}
       ) p
-      join search_fts on search_fts.rowid = p.seq
       join search_documents d on d.seq = p.seq
       left join courses c on c.id = d.course_id
-      where search_fts match ${match}
       order by p.score, p.doc_id`.execute(db);
+    const matches = termMatcher(terms);
     const total =
       rows.length > 0
         ? Number(rows[0]?.total ?? 0)
@@ -172,9 +193,20 @@ const sqliteIndex: SearchIndex = {
           : await countOf(
               db,
               sql`select count(*) as n from search_fts
-                join search_documents d on d.seq = search_fts.rowid where ${where}`,
+                join search_documents d indexed by search_documents_scope
+                  on d.seq = search_fts.rowid
+                where ${where}`,
             );
-    return { hits: rows.map((r) => toHit(r, -Number(r.score))), total };
+    const hits = rows.map((r) => ({
+      type: r.doc_type,
+      id: r.doc_id,
+      courseId: r.course_id,
+      courseTitle: r.course_title,
+      title: highlightAll(r.title, matches),
+      snippet: snippetOf(r.body, matches),
+      rank: -Number(r.score),
+    }));
+    return { hits, total };
   },
   matchingIds(type, terms) {
     // The documents of the type, read from the (doc_type, doc_id) index, which holds their

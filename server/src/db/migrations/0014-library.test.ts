@@ -49,13 +49,11 @@ describe('migration 0014: the library', () => {
     const { rows } = await sql<{ name: string }>`
       select name from sqlite_master where name like 'library%'`.execute(db);
     expect(rows).toEqual([]);
-    // The courses' documents are still searchable.
-    const course = await searchIndex(db).search(db, {
-      query: 'fusion',
-      scopes: [{ type: 'course', where: sql<boolean>`1 = 1` }],
-      offset: 0,
-      limit: 10,
-    });
-    expect(course.hits.map((h) => h.id)).toEqual(['c']);
+    // The courses' documents are still in the full-text index (today's search reads a later
+    // migration's index, so the table is asked directly).
+    const course = await sql<{ doc_id: string }>`
+      select d.doc_id from search_fts join search_documents d on d.seq = search_fts.rowid
+      where search_fts match 'fusion'`.execute(db);
+    expect(course.rows.map((r) => r.doc_id)).toEqual(['c']);
   });
 });

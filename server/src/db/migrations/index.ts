@@ -18,6 +18,7 @@ import * as m0012 from './0012-jobs';
 import * as m0013 from './0013-search';
 import * as m0014 from './0014-library';
 import * as m0015 from './0015-library-list-index';
+import * as m0016 from './0016-search-scope-index';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013-search': m0013,
   '0014-library': m0014,
   '0015-library-list-index': m0015,
+  '0016-search-scope-index': m0016,
 };
 
 export const migrationProvider: MigrationProvider = {
