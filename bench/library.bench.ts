@@ -57,6 +57,8 @@ import {
   stop,
   waitForHttp,
 } from './server-process';
+// The server's own type tokens (node:crypto only), as its upsert writes them.
+import { scopeTextOf } from '../server/src/search/scope-tokens';
 
 const USERS = Number(process.env.BENCH_USERS ?? 10_000);
 const DEPARTMENTS = Number(process.env.BENCH_DEPARTMENTS ?? 20);
@@ -407,15 +409,24 @@ function populate(file: string): Populated {
   // The search index: the upsert every repository runs (server/src/search/search-index.ts),
   // the FTS5 triggers following.
   const upsertDocument = db.prepare(
-    `insert into search_documents (doc_type, doc_id, course_id, department_id, title, body)
-     values (?, ?, ?, ?, ?, ?)
+    `insert into search_documents (doc_type, doc_id, course_id, department_id, title, body, scope)
+     values (?, ?, ?, ?, ?, ?, ?)
      on conflict (doc_type, doc_id) do update set course_id = excluded.course_id,
-       department_id = excluded.department_id, title = excluded.title, body = excluded.body`,
+       department_id = excluded.department_id, title = excluded.title, body = excluded.body,
+       scope = excluded.scope`,
   );
   let started = performance.now();
   db.transaction(() => {
     for (const [type, id, courseId, title, body] of courseDocs) {
-      upsertDocument.run(type, id, courseId, null, indexable(title), indexable(body));
+      upsertDocument.run(
+        type,
+        id,
+        courseId,
+        null,
+        indexable(title),
+        indexable(body),
+        scopeTextOf({ type }),
+      );
     }
   })();
   const courseDocsPerS = courseDocs.length / ((performance.now() - started) / 1000);
@@ -567,6 +578,7 @@ function populate(file: string): Populated {
         row.department_id,
         indexable(row.title),
         indexable(body),
+        scopeTextOf({ type: 'library-item' }),
       );
     }
   })();

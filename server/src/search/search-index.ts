@@ -9,6 +9,7 @@
 import type { HighlightedText } from '@learning-hub/core';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { databaseKind, type Db } from '../db';
+import { scopeTextOf, typeToken } from './scope-tokens';
 import {
   highlightAll,
   indexable,
@@ -152,14 +153,38 @@ const scopeSql = (scopes: readonly SearchScope[]) =>
   );
 
 /** FTS5: every term a quoted prefix phrase (`"term"*`), all required; bm25, title weighs 10. */
-const ftsMatch = (terms: readonly string[]) => terms.map((t) => `"${t}"*`).join(' ');
+const ftsMatch = (terms: readonly string[]) =>
+  `{title body} : (${terms.map((t) => `"${t}"*`).join(' ')})`;
+
+/**
+ * The documents of one type, as an FTS5 query of its scope token (migration 0017): a list asking
+ * for one type's matches (the catalogue) or a search of one type skips every other type inside
+ * the index. (Tokens of where a document belongs are in the column too; asking for them would
+ * filter by visibility inside the index, but bm25 then pays for every one of those words in
+ * every row, which cost more than it saved: docs/search.md.)
+ */
+const ftsType = (type: string) => `scope : "${typeToken(type)}"`;
+
+/** SQLite's upsert also writes the document's scope tokens (migration 0017). */
+async function upsertSqlite(db: Db, doc: SearchDocument): Promise<void> {
+  const scope = scopeTextOf(doc);
+  await sql`
+    insert into search_documents (doc_type, doc_id, course_id, department_id, title, body, scope)
+    values (${doc.type}, ${doc.id}, ${doc.courseId}, ${doc.departmentId ?? null},
+            ${indexable(doc.title)}, ${indexable(doc.body)}, ${scope})
+    on conflict (doc_type, doc_id) do update set
+      course_id = excluded.course_id, department_id = excluded.department_id,
+      title = excluded.title, body = excluded.body, scope = excluded.scope`.execute(db);
+}
 
 const sqliteIndex: SearchIndex = {
   ...common,
+  upsert: upsertSqlite,
   async search(db, { query, scopes, offset, limit }) {
     const terms = searchTerms(query);
     if (terms.length === 0 || scopes.length === 0) return { hits: [], total: 0 };
-    const match = ftsMatch(terms);
+    const only = scopes.length === 1 ? scopes[0]?.type : undefined;
+    const match = only ? `${ftsMatch(terms)} AND ${ftsType(only)}` : ftsMatch(terms);
     const where = sql<SqlBool>`search_fts match ${match} and (${scopeSql(scopes)})`;
     // The scope columns of each match come from the covering index search_documents_scope
     // (migration 0016), never from the document's row with its long body. One pass over what
@@ -173,7 +198,7 @@ const sqliteIndex: SearchIndex = {
       from (
         select m.seq, m.doc_id, m.score, count(*) over () as total
         from (
-          select d.seq, d.doc_id, bm25(search_fts, 10.0, 1.0) as score
+          select d.seq, d.doc_id, bm25(search_fts, 10.0, 1.0, 0.0) as score
           from search_fts
           join search_documents d indexed by search_documents_scope on d.seq = search_fts.rowid
           where ${where}
@@ -215,7 +240,7 @@ const sqliteIndex: SearchIndex = {
     // common word matches thousands of documents of other types.
     return sql`(select d.doc_id from search_documents d
       where d.doc_type = ${type}
-        and +d.seq in (select rowid from search_fts where search_fts match ${ftsMatch(terms)}))`;
+        and +d.seq in (select rowid from search_fts where search_fts match ${`${ftsMatch(terms)} AND ${ftsType(type)}`}))`;
   },
 };
 

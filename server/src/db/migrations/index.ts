@@ -19,6 +19,7 @@ import * as m0013 from './0013-search';
 import * as m0014 from './0014-library';
 import * as m0015 from './0015-library-list-index';
 import * as m0016 from './0016-search-scope-index';
+import * as m0017 from './0017-search-scope-tokens';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0014-library': m0014,
   '0015-library-list-index': m0015,
   '0016-search-scope-index': m0016,
+  '0017-search-scope-tokens': m0017,
 };
 
 export const migrationProvider: MigrationProvider = {
