@@ -41,6 +41,17 @@ export function SearchSpotlight({ opened, onClose }: { opened: boolean; onClose(
     else spotlight.close();
   }, [opened]);
 
+  // New results, no choice yet: Enter opens the results page until an arrow key picks one. (The
+  // results below are keyed by their query too, so an element chosen among earlier results never
+  // stays marked as chosen.)
+  const shown = searchable ? debounced : '';
+  useEffect(() => {
+    const { listId } = store.getState();
+    const list = listId ? document.getElementById(listId) : null;
+    list?.querySelectorAll('[data-selected]').forEach((el) => el.removeAttribute('data-selected'));
+    store.updateState((state) => ({ ...state, selected: -1 }));
+  }, [shown, data]);
+
   const seeAll = () => {
     if (!hasSearchTerms(query)) return;
     spotlight.close();
@@ -74,7 +85,7 @@ export function SearchSpotlight({ opened, onClose }: { opened: boolean; onClose(
       <Spotlight.ActionsList aria-label="Search results" {...RESULTS_SCROLL_PROPS}>
         {results.map((result) => (
           <Spotlight.Action
-            key={`${result.type}:${result.id}`}
+            key={`${shown}:${result.type}:${result.id}`}
             onClick={() => void navigate(resultPath(result))}
           >
             <Stack gap={2} w="100%" miw={0}>
