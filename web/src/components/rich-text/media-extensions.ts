@@ -15,7 +15,11 @@ const previews = new Map<string, string>();
 /** Remembers the local copy of an uploaded file to show in place of its download path. */
 export function rememberPreview(path: string, file: Blob): void {
   if (previews.has(path) || typeof URL.createObjectURL !== 'function') return;
-  previews.set(path, URL.createObjectURL(file));
+  try {
+    previews.set(path, URL.createObjectURL(file));
+  } catch {
+    // No local preview: the file is shown once the server's signed HTML comes back.
+  }
 }
 
 function shownSrc(src: unknown): string {

@@ -21,6 +21,25 @@ function stubPdfViewer() {
   });
 }
 
+/**
+ * Replaces URL.createObjectURL and revokeObjectURL for one test and puts jsdom's own back
+ * afterwards (deleting them would leave Node's, which refuses jsdom's Blobs, to the next test
+ * file of the worker: the rich-text editor's upload previews).
+ */
+function stubObjectUrls(createObjectURL: (blob: Blob) => string) {
+  const original = {
+    createObjectURL: Object.getOwnPropertyDescriptor(URL, 'createObjectURL'),
+    revokeObjectURL: Object.getOwnPropertyDescriptor(URL, 'revokeObjectURL'),
+  };
+  Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
+  onTestFinished(() => {
+    for (const [name, descriptor] of Object.entries(original)) {
+      if (descriptor) Object.defineProperty(URL, name, descriptor);
+      else Reflect.deleteProperty(URL, name);
+    }
+  });
+}
+
 const versions = {
   versions: [
     buildVersion({
@@ -74,11 +93,7 @@ describe('library item page', () => {
 
   it('downloads through the counting route and refreshes the counts', async () => {
     const createObjectURL = vi.fn(() => 'blob:download');
-    Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
-    onTestFinished(() => {
-      Reflect.deleteProperty(URL, 'createObjectURL');
-      Reflect.deleteProperty(URL, 'revokeObjectURL');
-    });
+    stubObjectUrls(createObjectURL);
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
     stubPdfViewer();
     const fetch = signedInAs(student, {
@@ -184,11 +199,7 @@ describe('library item page', () => {
 
   it('without a signed URL, fetches an image with the token and offers a video as a download', async () => {
     const createObjectURL = vi.fn(() => 'blob:tray');
-    Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
-    onTestFinished(() => {
-      Reflect.deleteProperty(URL, 'createObjectURL');
-      Reflect.deleteProperty(URL, 'revokeObjectURL');
-    });
+    stubObjectUrls(createObjectURL);
     const fetch = signedInAs(student, {
       'GET /api/library/items/image': {
         body: buildLibraryItem({
