@@ -203,6 +203,42 @@ describe('library upload dialog', () => {
     expect(within(row).getByRole('button', { name: 'Retry slow.pdf' })).toBeInTheDocument();
   });
 
+  it('asks before closing while files upload; stopping aborts them', async () => {
+    signedInAs(instructor, routes());
+    const signals: AbortSignal[] = [];
+    vi.spyOn(libraryUploader, 'upload').mockImplementation(
+      (_file: File, options: UploadProgressOptions = {}) =>
+        new Promise<string>((_resolve, reject) => {
+          if (options.signal) signals.push(options.signal);
+          options.signal?.addEventListener('abort', () =>
+            reject(new DOMException('The upload was cancelled.', 'AbortError')),
+          );
+        }),
+    );
+    const { user, dialog, drop } = await openDialog();
+    drop(new File(['x'], 'field-video.mp4', { type: 'video/mp4' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(signals).toHaveLength(1));
+
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    const ask = await within(dialog).findByRole('alert');
+    expect(ask).toHaveTextContent('Stop the uploads?');
+    await user.click(within(ask).getByRole('button', { name: 'Keep uploading' }));
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+    expect(signals[0]?.aborted).toBe(false);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await user.click(
+      within(await within(dialog).findByRole('alert')).getByRole('button', {
+        name: 'Stop and close',
+      }),
+    );
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Upload files' })).not.toBeInTheDocument(),
+    );
+    expect(signals[0]?.aborted).toBe(true);
+  });
+
   it('asks for the department of a department-scoped batch before uploading', async () => {
     const created: MockRequest[] = [];
     signedInAs(instructor, routes(created));

@@ -79,21 +79,53 @@ function messageOf(error: unknown): string {
 }
 
 export function UploadDialog({ opened, onClose }: { opened: boolean; onClose(): void }) {
+  // Closing stops what is still uploading: while something is, closing asks first.
+  const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const close = () => {
+    setConfirming(false);
+    setBusy(false);
+    onClose();
+  };
+  const requestClose = () => (busy ? setConfirming(true) : close());
   return (
     <Modal
       opened={opened}
-      onClose={onClose}
+      onClose={requestClose}
       title="Upload files"
       size="lg"
       closeButtonProps={{ 'aria-label': 'Close' }}
     >
-      {opened && <UploadForm onClose={onClose} />}
+      {opened && confirming && (
+        <Alert color="yellow" title="Stop the uploads?" role="alert" mb="md">
+          <Stack gap="sm">
+            <Text size="sm">
+              Files are still uploading. Closing stops them; files not added yet are not kept.
+            </Text>
+            <Group gap="xs">
+              <Button size="xs" variant="default" onClick={() => setConfirming(false)}>
+                Keep uploading
+              </Button>
+              <Button size="xs" color="red" onClick={close}>
+                Stop and close
+              </Button>
+            </Group>
+          </Stack>
+        </Alert>
+      )}
+      {opened && <UploadForm onClose={requestClose} onBusyChange={setBusy} />}
     </Modal>
   );
 }
 
 /** The dialog's content: mounted while it is open, so each opening starts a new batch. */
-function UploadForm({ onClose }: { onClose(): void }) {
+function UploadForm({
+  onClose,
+  onBusyChange,
+}: {
+  onClose(): void;
+  onBusyChange(busy: boolean): void;
+}) {
   const queryClient = useQueryClient();
   const [rows, setRows] = useState<Row[]>([]);
   const [fields, setFields] = useState<ItemFieldValues>(EMPTY_FIELDS);
@@ -221,6 +253,7 @@ function UploadForm({ onClose }: { onClose(): void }) {
   const busy = rows.some(
     (r) => r.status === 'queued' || r.status === 'uploading' || r.status === 'creating',
   );
+  useEffect(() => onBusyChange(busy), [busy, onBusyChange]);
   const ready = rows.filter((r) => r.status === 'ready');
   const allDone = rows.length > 0 && rows.every((r) => r.status === 'done');
   const doneCount = rows.filter((r) => r.status === 'done').length;
