@@ -9,7 +9,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { createSpotlight, Spotlight } from '@mantine/spotlight';
 import '@mantine/spotlight/styles.css';
 import { IconSearch } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { HighlightedText } from '../../components/highlighted-text';
 import {
@@ -41,16 +41,18 @@ export function SearchSpotlight({ opened, onClose }: { opened: boolean; onClose(
     else spotlight.close();
   }, [opened]);
 
-  // New results, no choice yet: Enter opens the results page until an arrow key picks one. (The
-  // results below are keyed by their query too, so an element chosen among earlier results never
-  // stays marked as chosen.)
+  // Enter opens a result only when an arrow key chose it since the query last changed; else the
+  // results page. (Mantine marks the first result as chosen whenever the query changes, even
+  // while the results on screen are still those of the query before: Enter must not open one of
+  // those. The results are keyed by their query, so no element stays marked across queries.)
   const shown = searchable ? debounced : '';
-  useEffect(() => {
+  const chosenByKeys = useRef(false);
+  const unchoose = () => {
     const { listId } = store.getState();
     const list = listId ? document.getElementById(listId) : null;
     list?.querySelectorAll('[data-selected]').forEach((el) => el.removeAttribute('data-selected'));
     store.updateState((state) => ({ ...state, selected: -1 }));
-  }, [shown, data]);
+  };
 
   const seeAll = () => {
     if (!hasSearchTerms(query)) return;
@@ -62,7 +64,10 @@ export function SearchSpotlight({ opened, onClose }: { opened: boolean; onClose(
     <Spotlight.Root
       store={store}
       query={query}
-      onQueryChange={setQuery}
+      onQueryChange={(next) => {
+        chosenByKeys.current = false;
+        setQuery(next);
+      }}
       shortcut={null}
       onSpotlightClose={onClose}
       scrollable
@@ -75,8 +80,14 @@ export function SearchSpotlight({ opened, onClose }: { opened: boolean; onClose(
         leftSection={<IconSearch size={20} stroke={1.5} aria-hidden="true" />}
         rightSection={isFetching ? <Loader size="xs" aria-label="Searching" /> : null}
         onKeyDown={(event) => {
-          const enter = event.key === 'Enter' || event.nativeEvent.code === 'NumpadEnter';
-          if (enter && store.getState().selected < 0) seeAll();
+          const code = event.nativeEvent.code;
+          if (code === 'ArrowDown' || code === 'ArrowUp') chosenByKeys.current = true;
+          const enter = event.key === 'Enter' || code === 'NumpadEnter';
+          if (enter && !chosenByKeys.current) {
+            // Runs before Mantine's own Enter, which then finds nothing chosen to open.
+            unchoose();
+            seeAll();
+          }
         }}
       />
       {/* The list is a ScrollArea (Mantine passes other props on to it): when the results are
