@@ -261,21 +261,27 @@ export async function updateItemFor(
     ...(body.url !== undefined ? { url: body.url } : {}),
     ...(file ? { kind: kindOfMime(file.mime) } : {}),
   };
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await db.transaction().execute(async (trx) => {
-        if (!(await updateItem(trx, item.id, changes, user.id, at))) {
-          throw new AppError('CONFLICT', M.trashed);
-        }
-        if (body.tags !== undefined) await setTags(trx, item.id, body.tags);
-        if (file) await addVersion(deps, trx, item.id, file, user.id, at);
-        await indexItem(trx, item.id);
-      });
-      break;
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      if (attempt >= VERSION_ATTEMPTS) throw new AppError('CONFLICT', M.busy);
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await db.transaction().execute(async (trx) => {
+          if (!(await updateItem(trx, item.id, changes, user.id, at))) {
+            throw new AppError('CONFLICT', M.trashed);
+          }
+          if (body.tags !== undefined) await setTags(trx, item.id, body.tags);
+          if (file) await addVersion(deps, trx, item.id, file, user.id, at);
+          await indexItem(trx, item.id);
+        });
+        break;
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        if (attempt >= VERSION_ATTEMPTS) throw new AppError('CONFLICT', M.busy);
+      }
     }
+  } catch (error) {
+    // The change did not happen: the new file, attached for it, is no version of anything.
+    if (file) await files.deleteOwned(file.id);
+    throw error;
   }
   if (changes.descriptionHtml) {
     await attachReferencedFiles(files, user, changes.descriptionHtml, {
