@@ -42,6 +42,11 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: { status: 405, category: 'navigation', severity: 'Low' },
   REQUEST_TIMEOUT: { status: 408, category: 'performance', severity: 'Low' },
   CONFLICT: { status: 409, category: 'data', severity: 'Low' },
+  /**
+   * A wiki save based on a revision that is no longer the page's latest; `details` is a
+   * WikiConflict (the revision that came first and a block-level merge).
+   */
+  WIKI_EDIT_CONFLICT: { status: 409, category: 'data', severity: 'Low' },
   /** A request without a precondition the protocol requires (tus: no Tus-Resumable). */
   PRECONDITION_FAILED: { status: 412, category: 'data', severity: 'Low' },
   PAYLOAD_TOO_LARGE: { status: 413, category: 'data', severity: 'Low' },

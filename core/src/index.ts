@@ -15,3 +15,5 @@ export * from './contracts/classroom';
 export * from './contracts/jobs';
 export * from './contracts/search';
 export * from './contracts/library';
+export * from './contracts/wiki';
+export * from './contracts/departments';

@@ -345,11 +345,23 @@ export const CourseListSchema = z.object({
   pageSize: z.number(),
 });
 
+/**
+ * A department as lists show it. Its `id` never changes (records and assignments point at it);
+ * its `slug` is its URL name (`/departments/{slug}`), which follows a rename, and former slugs
+ * keep redirecting (contracts/departments.ts).
+ */
 export const DepartmentSchema = z.object({
   id: z.string(),
   name: z.string(),
+  /** Sanitised HTML (rich text; older plain descriptions were stored as one paragraph). */
   description: z.string(),
   memberCount: z.number(),
+  /** URL name; absent from answers of older servers, where it is the id. */
+  slug: z.string().optional(),
+  /** Its managers in force (department-manager there). */
+  managers: z.array(z.object({ id: z.string(), name: z.string() })).default([]),
+  /** When an admin archived it (null: active). Archived departments take no new members. */
+  archivedAt: z.string().nullable().default(null),
 });
 export const DepartmentListSchema = z.object({ departments: z.array(DepartmentSchema) });
 

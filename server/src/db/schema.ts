@@ -6,10 +6,21 @@
 import type { Generated } from 'kysely';
 
 export interface DepartmentsTable {
-  /** URL slug, immutable (e.g. `network-engineering`). */
+  /** Immutable id, the slug of its first name (e.g. `network-engineering`). */
   id: string;
   name: string;
+  /** Sanitised rich-text HTML. */
   description: string;
+  created_at: string;
+  /** Its URL name, which follows a rename (null only for rows written before 0018: use the id). */
+  slug: string | null;
+  archived_at: string | null;
+}
+
+/** A department's former URL names: `/departments/{slug}` redirects to its current one. */
+export interface DepartmentSlugsTable {
+  slug: string;
+  department_id: string;
   created_at: string;
 }
 
@@ -430,6 +441,59 @@ export interface LibraryCategoriesTable {
  * (`department_id`) or `course` (`course_id`); `url` for a link, else the file is the current
  * version's (`library_versions`). `deleted_at` set: in the trash.
  */
+/** A wiki page (docs/wiki.md); `html` and `revision` copy its latest revision. */
+export interface WikiPagesTable {
+  id: string;
+  /** `company`, `department:<id>` or `course:<id>`. */
+  space_key: string;
+  space_type: 'company' | 'department' | 'course';
+  department_id: string | null;
+  course_id: string | null;
+  parent_id: string | null;
+  position: Generated<number>;
+  title: string;
+  title_key: string;
+  status: 'draft' | 'published';
+  html: Generated<string>;
+  revision: Generated<number>;
+  view_count: Generated<number>;
+  created_by: string;
+  created_at: string;
+  updated_by: string;
+  updated_at: string;
+  deleted_at: string | null;
+  deleted_by: string | null;
+}
+
+/** Every save of a wiki page; `number` is unique per page. */
+export interface WikiRevisionsTable {
+  id: string;
+  page_id: string;
+  number: number;
+  title: string;
+  html: string;
+  summary: Generated<string>;
+  status: 'draft' | 'published';
+  author_id: string;
+  created_at: string;
+  restored_from: number | null;
+  size: Generated<number>;
+}
+
+/** A link from a page's current revision to another page, by id or by space and title. */
+export interface WikiLinksTable {
+  from_page_id: string;
+  to_page_id: string | null;
+  to_space_key: string | null;
+  to_title_key: string | null;
+}
+
+export interface WikiFollowsTable {
+  page_id: string;
+  user_id: string;
+  created_at: string;
+}
+
 export interface LibraryItemsTable {
   id: string;
   kind: string;
@@ -504,4 +568,9 @@ export interface Database {
   library_items: LibraryItemsTable;
   library_item_tags: LibraryItemTagsTable;
   library_versions: LibraryVersionsTable;
+  department_slugs: DepartmentSlugsTable;
+  wiki_pages: WikiPagesTable;
+  wiki_revisions: WikiRevisionsTable;
+  wiki_links: WikiLinksTable;
+  wiki_follows: WikiFollowsTable;
 }

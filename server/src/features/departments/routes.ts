@@ -59,7 +59,12 @@ const departmentRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
           )
         : [];
       return {
-        departments: visible.map((d) => ({ ...d, memberCount: counts.get(d.id) ?? 0 })),
+        departments: visible.map((d) => ({
+          ...d,
+          memberCount: counts.get(d.id) ?? 0,
+          managers: [],
+          archivedAt: null,
+        })),
       };
     },
   );
@@ -78,7 +83,7 @@ const departmentRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
     async (request) => {
       const found = await department(request.params.departmentId);
       const counts = await countUsersByDepartment(db);
-      return { ...found, memberCount: counts.get(found.id) ?? 0 };
+      return { ...found, memberCount: counts.get(found.id) ?? 0, managers: [], archivedAt: null };
     },
   );
 
