@@ -7,8 +7,8 @@ import { z } from 'zod';
 /** Longest query accepted (longer is a 400). */
 export const SEARCH_QUERY_MAX = 200;
 
-/** The kinds of thing the index holds: courses, lessons and library items (with their documents' text). */
-export const SEARCH_TYPES = ['course', 'lesson', 'library-item'] as const;
+/** The kinds of thing the index holds: courses, lessons, library items (with their documents' text) and wiki pages. */
+export const SEARCH_TYPES = ['course', 'lesson', 'library-item', 'wiki-page'] as const;
 export const SearchTypeSchema = z.enum(SEARCH_TYPES);
 export type SearchType = z.infer<typeof SearchTypeSchema>;
 

@@ -38,6 +38,7 @@ export function useSearch(params: SearchParams) {
 /** The page a result opens. */
 export function resultPath(result: SearchResult): string {
   if (result.type === 'library-item') return `/library/${encodeURIComponent(result.id)}`;
+  if (result.type === 'wiki-page') return `/wiki/pages/${encodeURIComponent(result.id)}`;
   const course = `/classroom/${encodeURIComponent(result.courseId ?? result.id)}`;
   return result.type === 'lesson' && result.lessonId
     ? `${course}/lessons/${encodeURIComponent(result.lessonId)}`
@@ -48,6 +49,7 @@ export const RESULT_KIND: Record<SearchType, string> = {
   course: 'Course',
   lesson: 'Lesson',
   'library-item': 'Library',
+  'wiki-page': 'Wiki',
 };
 
 /** The results page of a query. */
