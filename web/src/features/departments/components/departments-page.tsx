@@ -103,7 +103,7 @@ function DepartmentCard({ department }: { department: Department }) {
             </Anchor>
           </Title>
           {department.archivedAt && (
-            <Badge color="gray" variant="light">
+            <Badge color="gray" variant="light" style={{ flexShrink: 0 }}>
               Archived
             </Badge>
           )}
