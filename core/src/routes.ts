@@ -60,7 +60,7 @@ export const ROUTES: readonly RouteDef[] = [
     access: 'authenticated',
     requirement: { permissions: ['department.view'] },
     scope: 'any',
-    built: false,
+    built: true,
   },
   {
     path: '/departments/:deptName',
@@ -68,7 +68,7 @@ export const ROUTES: readonly RouteDef[] = [
     access: 'authenticated',
     requirement: { permissions: ['department.view'] },
     scope: { type: 'department', param: 'deptName' },
-    built: false,
+    built: true,
   },
   {
     path: '/library',

@@ -69,6 +69,8 @@ const LOADED: Record<string, (page: Page) => Locator> = {
   // The admin's start page: the latest failed sign-ins (the demo data has some).
   '/': (page) =>
     page.getByRole('region', { name: 'Latest sign-in failures' }).getByRole('listitem').first(),
+  '/departments': (page) => page.getByRole('article').first(),
+  '/departments/:deptName': (page) => page.getByRole('table', { name: 'Members' }),
   '/classroom': (page) => page.getByRole('list', { name: 'Courses' }),
   '/learning-management': (page) => page.getByRole('heading', { level: 2, name: 'Your courses' }),
   '/course/create': (page) => page.getByRole('textbox', { name: 'Course code' }),

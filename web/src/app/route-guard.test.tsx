@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../test/fetch-mock';
 import { buildMe, buildUser } from '../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../test/render-app';
+import { buildDepartmentDetail, departmentRoutes } from '../features/departments/testing';
 
 const student = buildUser({ role: 'student' });
 const NOTICE = /^You do not have access to /;
@@ -118,13 +119,45 @@ describe('route guard', () => {
     await findHeading('Permission Simulator');
   });
 
-  it("checks a department page in that department's context", async () => {
-    signedInAs(student);
-    const { router } = renderApp('/departments/network-engineering');
-    await findHeading('Department');
-    await router.navigate('/departments/finance');
+  it("resolves a department's URL name, then checks the page in that department's context", async () => {
+    const detail = buildDepartmentDetail({ id: 'dept-ne', slug: 'network-engineering' });
+    // A member of the department by account: department.view under its id, not its URL name.
+    const fetchMock = signedInAs(buildUser({ role: 'student', departmentId: 'dept-ne' }), {
+      ...departmentRoutes(detail, []),
+      'GET /api/departments/lookup/fibre-team': {
+        body: { id: 'dept-ne', slug: 'network-engineering' },
+      },
+      'GET /api/departments/lookup/finance': { body: { id: 'finance', slug: 'finance' } },
+    });
+    // A former name: replaced by the current one, the rest of the URL kept.
+    const { router } = renderApp('/departments/fibre-team?search=lee#members');
+    await findHeading('Network Engineering');
+    expect(router.state.location.pathname).toBe('/departments/network-engineering');
+    expect(router.state.location.search).toBe('?search=lee');
+    expect(router.state.location.hash).toBe('#members');
+    expect(router.state.historyAction).toBe('REPLACE');
+    expect(fetchMock.callsTo('GET /api/departments/dept-ne')).toHaveLength(1);
+
+    // Another department: checked under its id, where the student holds no department.view.
+    await act(() => router.navigate('/departments/finance'));
     await findHeading('Welcome, Sam');
     expect(router.state.location.pathname).toBe('/');
+    expect(await findNotice()).toHaveTextContent(
+      'You do not have access to Department: Missing required permission: department.view',
+    );
+    expect(fetchMock.callsTo('GET /api/departments/finance')).toHaveLength(0);
+  });
+
+  it('shows Page Not Found for a department name nobody has or had', async () => {
+    signedInAs(student, {
+      'GET /api/departments/lookup/nowhere': {
+        status: 404,
+        body: { code: 'NOT_FOUND', message: 'Department not found' },
+      },
+    });
+    const { router } = renderApp('/departments/nowhere');
+    await findHeading('Page Not Found');
+    expect(router.state.location.pathname).toBe('/departments/nowhere');
   });
 
   it('keeps a user who must change their password on /profile-settings', async () => {

@@ -22,6 +22,10 @@ const loadCourseCreator: PageLoaderFn = () =>
 /** The built pages, loaded lazily; every other route of core's ROUTES shows the not-built notice. */
 export const BUILT_PAGES: Readonly<Record<string, PageLoaderFn>> = {
   '/': () => import('../features/home/components/home-page').then((m) => m.HomePage),
+  '/departments': () =>
+    import('../features/departments/components/departments-page').then((m) => m.DepartmentsPage),
+  '/departments/:deptName': () =>
+    import('../features/departments/components/department-page').then((m) => m.DepartmentPage),
   '/profile-settings': () =>
     import('../features/profile/components/profile-settings-page').then(
       (m) => m.ProfileSettingsPage,

@@ -1,0 +1,96 @@
+/** "New department" (admins): a name and a description; the new department's page opens. */
+import { DepartmentCreateSchema } from '@learning-hub/core';
+import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
+import { isClientError } from '../../../lib/api-client';
+import { departmentPath } from '../../../lib/departments/department-links';
+import { useCreateDepartment } from '../api/departments-api';
+
+export function CreateDepartmentDialog({ opened, onClose }: { opened: boolean; onClose(): void }) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title="New department"
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      {opened && <CreateForm onClose={onClose} />}
+    </Modal>
+  );
+}
+
+function CreateForm({ onClose }: { onClose(): void }) {
+  const navigate = useNavigate();
+  const create = useCreateDepartment();
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [errors, setErrors] = useState<{ name?: string; description?: string }>({});
+  // A name already taken (409) belongs to the name field; anything else to the form.
+  const conflict = isClientError(create.error) && create.error.status === 409;
+
+  function submit() {
+    const parsed = DepartmentCreateSchema.safeParse({ name, description });
+    if (!parsed.success) {
+      const issue = (field: string) =>
+        parsed.error.issues.find((i) => i.path[0] === field)?.message;
+      setErrors({ name: issue('name'), description: issue('description') });
+      return;
+    }
+    setErrors({});
+    create.mutate(parsed.data, {
+      onSuccess: (department) => {
+        onClose();
+        notifications.show({
+          color: 'green',
+          message: `The department ${department.name} was created.`,
+        });
+        void navigate(departmentPath(department));
+      },
+    });
+  }
+
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <Stack gap="md">
+        <TextInput
+          label="Name"
+          required
+          value={name}
+          onChange={(event) => setName(event.currentTarget.value)}
+          error={errors.name ?? (conflict ? create.error?.message : undefined)}
+          data-autofocus
+        />
+        <RichTextEditor
+          label="Description"
+          value={description}
+          onChange={setDescription}
+          error={errors.description}
+          minHeight="8rem"
+        />
+        {create.isError && !conflict && (
+          <Alert color="red" role="alert">
+            {create.error.message}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={create.isPending}>
+            Create department
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,337 @@
+/**
+ * A manager's dialogs for the members of a department: adding a person (found by name, with a
+ * role and an optional end date), changing a member's role and end date, and removing one. The
+ * server decides; its refusal (a member by account cannot be removed here) shows in the dialog.
+ */
+import type {
+  DepartmentCandidateListSchema,
+  DepartmentDetail,
+  DepartmentMember,
+} from '@learning-hub/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Modal,
+  Radio,
+  Stack,
+  Text,
+  TextInput,
+  UnstyledButton,
+} from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import '@mantine/dates/styles.css';
+import { useDebouncedValue } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { IconSearch } from '@tabler/icons-react';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import type { z } from 'zod';
+import { ConfirmModal } from '../../../components/confirm-modal';
+import {
+  useAddMember,
+  useCandidates,
+  useRemoveMember,
+  useUpdateMember,
+  type DepartmentRole,
+} from '../api/departments-api';
+import { dayOf, endOfDayIso, personName } from './department-format';
+
+type Candidate = z.infer<typeof DepartmentCandidateListSchema>['people'][number];
+
+/** How long the picker waits after the last key before it searches. */
+const SEARCH_DEBOUNCE_MS = 300;
+
+/** Role (Member or Manager) and an optional end date. */
+function RoleAndEnd({
+  role,
+  onRole,
+  endDate,
+  onEndDate,
+}: {
+  role: DepartmentRole;
+  onRole(role: DepartmentRole): void;
+  endDate: string | null;
+  onEndDate(day: string | null): void;
+}) {
+  return (
+    <>
+      <Radio.Group
+        label="Role"
+        value={role}
+        onChange={(value) => onRole(value as DepartmentRole)}
+        required
+      >
+        <Group mt="xs" gap="lg">
+          <Radio value="department-member" label="Member" />
+          <Radio value="department-manager" label="Manager" />
+        </Group>
+      </Radio.Group>
+      <DateInput
+        label="End date"
+        description="Optional: the role ends after this day."
+        placeholder="No end date"
+        clearable
+        valueFormat="D MMM YYYY"
+        value={endDate}
+        onChange={onEndDate}
+        minDate={dayjs().format('YYYY-MM-DD')}
+        popoverProps={{ withinPortal: true }}
+      />
+    </>
+  );
+}
+
+export function AddMemberDialog({
+  department,
+  opened,
+  onClose,
+}: {
+  department: DepartmentDetail;
+  opened: boolean;
+  onClose(): void;
+}) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title="Add member"
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      {opened && <AddMemberForm department={department} onClose={onClose} />}
+    </Modal>
+  );
+}
+
+function AddMemberForm({ department, onClose }: { department: DepartmentDetail; onClose(): void }) {
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const [chosen, setChosen] = useState<Candidate | null>(null);
+  const [role, setRole] = useState<DepartmentRole>('department-member');
+  const [endDate, setEndDate] = useState<string | null>(null);
+  const candidates = useCandidates(department.id, chosen ? '' : debounced);
+  const add = useAddMember(department.id);
+  const people = candidates.data ?? [];
+
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!chosen) return;
+        add.mutate(
+          { userId: chosen.id, role, expiresAt: endOfDayIso(endDate) },
+          {
+            onSuccess: () => {
+              onClose();
+              notifications.show({
+                color: 'green',
+                message: `${chosen.name} was added to ${department.name}.`,
+              });
+            },
+          },
+        );
+      }}
+    >
+      <Stack gap="md">
+        {chosen ? (
+          <Group justify="space-between" wrap="wrap" gap="xs">
+            <Text>
+              {`Adding ${chosen.name} `}
+              <Text span c="dimmed">{`(${chosen.username})`}</Text>
+            </Text>
+            <Button variant="subtle" size="xs" onClick={() => setChosen(null)}>
+              Choose someone else
+            </Button>
+          </Group>
+        ) : (
+          <Stack gap="xs">
+            <TextInput
+              label="Search people"
+              placeholder="Name or username"
+              leftSection={<IconSearch size={16} aria-hidden />}
+              value={search}
+              onChange={(event) => setSearch(event.currentTarget.value)}
+              data-autofocus
+            />
+            {candidates.isError && (
+              <Alert color="red" role="alert">
+                {candidates.error.message}
+              </Alert>
+            )}
+            {debounced !== '' && candidates.isPending && (
+              <Loader size="xs" aria-label="Searching" />
+            )}
+            {debounced !== '' && candidates.isSuccess && people.length === 0 && (
+              <Text size="sm" c="dimmed">
+                Nobody found by that name.
+              </Text>
+            )}
+            {debounced !== '' && people.length > 0 && (
+              <Stack
+                component="ul"
+                gap={2}
+                aria-label="People found"
+                style={{ listStyle: 'none', padding: 0, margin: 0 }}
+              >
+                {people.map((person) => (
+                  <li key={person.id}>
+                    <UnstyledButton
+                      onClick={() => setChosen(person)}
+                      p="xs"
+                      w="100%"
+                      style={{ borderRadius: 'var(--mantine-radius-sm)' }}
+                      aria-label={`Choose ${person.name} (${person.username})${person.member ? ', already a member' : ''}`}
+                    >
+                      <Group justify="space-between" wrap="wrap" gap={4}>
+                        <div>
+                          <Text size="sm">
+                            {person.name}{' '}
+                            <Text span c="dimmed" size="sm">
+                              {person.username}
+                            </Text>
+                          </Text>
+                          <Text size="xs" c="dimmed">
+                            {person.departmentName ?? 'No department'}
+                          </Text>
+                        </div>
+                        {person.member && (
+                          <Badge variant="light" color="gray" tt="none">
+                            Already a member
+                          </Badge>
+                        )}
+                      </Group>
+                    </UnstyledButton>
+                  </li>
+                ))}
+              </Stack>
+            )}
+          </Stack>
+        )}
+        <RoleAndEnd role={role} onRole={setRole} endDate={endDate} onEndDate={setEndDate} />
+        {add.isError && (
+          <Alert color="red" role="alert">
+            {add.error.message}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={add.isPending} disabled={!chosen}>
+            Add member
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** The role a member holds here as the dialog offers it. */
+function currentRole(member: DepartmentMember): DepartmentRole {
+  return member.roles.includes('department-manager') ? 'department-manager' : 'department-member';
+}
+
+export function EditMemberDialog({
+  department,
+  member,
+  onClose,
+}: {
+  department: DepartmentDetail;
+  member: DepartmentMember;
+  onClose(): void;
+}) {
+  const [role, setRole] = useState<DepartmentRole>(currentRole(member));
+  const [endDate, setEndDate] = useState<string | null>(dayOf(member.expiresAt));
+  const update = useUpdateMember(department.id, member.id);
+  const name = personName(member);
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={`Role of ${name}`}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          update.mutate(
+            { role, expiresAt: endOfDayIso(endDate) },
+            {
+              onSuccess: () => {
+                onClose();
+                notifications.show({
+                  color: 'green',
+                  message: `The role of ${name} was saved.`,
+                });
+              },
+            },
+          );
+        }}
+      >
+        <Stack gap="md">
+          {member.source === 'account' && (
+            <Text size="sm" c="dimmed">
+              {`${name} belongs to ${department.name} through their account: that membership stays whatever end date is set here.`}
+            </Text>
+          )}
+          <RoleAndEnd role={role} onRole={setRole} endDate={endDate} onEndDate={setEndDate} />
+          {update.isError && (
+            <Alert color="red" role="alert">
+              {update.error.message}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={update.isPending}>
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+export function RemoveMemberDialog({
+  department,
+  member,
+  onClose,
+}: {
+  department: DepartmentDetail;
+  member: DepartmentMember;
+  onClose(): void;
+}) {
+  const remove = useRemoveMember(department.id, member.id);
+  const name = personName(member);
+  return (
+    <ConfirmModal
+      opened
+      title="Remove from the department?"
+      confirmLabel="Remove"
+      danger
+      busy={remove.isPending}
+      error={remove.error?.message ?? null}
+      onClose={onClose}
+      onConfirm={() =>
+        remove.mutate(undefined, {
+          onSuccess: () => {
+            onClose();
+            notifications.show({
+              color: 'green',
+              message: `${name} was removed from ${department.name}.`,
+            });
+          },
+        })
+      }
+    >
+      {`${name} will no longer be a member or manager of ${department.name}.`}
+    </ConfirmModal>
+  );
+}

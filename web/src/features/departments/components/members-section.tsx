@@ -1,0 +1,280 @@
+/**
+ * A department's members: search and paging in the URL (`?search=&page=`), a table on a wide
+ * screen and stacked rows on a phone. With department.manage there (and the department not
+ * archived): adding people, changing a member's role and end date, removing one.
+ */
+import type { DepartmentDetail, DepartmentMember } from '@learning-hub/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useDebouncedCallback, useMediaQuery } from '@mantine/hooks';
+import { IconSearch, IconUserPlus } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Pager } from '../../../components/pager';
+import { useFilterParams } from '../../../lib/use-filter-params';
+import { MEMBERS_PAGE_SIZE, useMembers } from '../api/departments-api';
+import { countText, personName, roleLabels, untilText } from './department-format';
+import { AddMemberDialog, EditMemberDialog, RemoveMemberDialog } from './member-dialogs';
+
+/** Below this width the members are stacked rows instead of a table. */
+const PHONE_QUERY = '(max-width: 48em)';
+
+type Dialog =
+  | { kind: 'add' }
+  | { kind: 'edit'; member: DepartmentMember }
+  | { kind: 'remove'; member: DepartmentMember }
+  | null;
+
+const SOURCE_LABELS = { account: 'By account', assignment: 'Assigned' } as const;
+
+function endText(member: DepartmentMember): string {
+  if (member.expiresAt) return untilText(member.expiresAt);
+  return member.source === 'account' ? '—' : 'No end date';
+}
+
+export function MembersSection({
+  department,
+  manage,
+}: {
+  department: DepartmentDetail;
+  /** department.manage there, and the department is not archived. */
+  manage: boolean;
+}) {
+  const filters = useFilterParams();
+  const search = filters.get('search') ?? '';
+  const page = filters.page;
+  const [searchText, setSearchText] = useState(search);
+  const applySearch = useDebouncedCallback(
+    (text: string) => filters.set({ search: text.trim() || null }),
+    300,
+  );
+  const members = useMembers(department.id, {
+    search: search || null,
+    page,
+    pageSize: MEMBERS_PAGE_SIZE,
+  });
+  const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const data = members.data;
+  const actions = manage
+    ? {
+        edit: (member: DepartmentMember) => setDialog({ kind: 'edit', member }),
+        remove: (member: DepartmentMember) => setDialog({ kind: 'remove', member }),
+      }
+    : null;
+
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
+        <TextInput
+          label="Search members"
+          placeholder="Name or username"
+          leftSection={<IconSearch size={16} aria-hidden />}
+          value={searchText}
+          onChange={(event) => {
+            setSearchText(event.currentTarget.value);
+            applySearch(event.currentTarget.value);
+          }}
+          style={{ flex: '1 1 14rem' }}
+        />
+        {manage && (
+          <Button
+            leftSection={<IconUserPlus size={16} aria-hidden />}
+            onClick={() => setDialog({ kind: 'add' })}
+          >
+            Add member
+          </Button>
+        )}
+      </Group>
+      {members.isPending && <Loader size="sm" aria-label="Loading the members" />}
+      {members.isError && (
+        <Alert color="red" role="alert">
+          {members.error.message}
+        </Alert>
+      )}
+      {data && (
+        <>
+          <Group justify="space-between">
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {countText(data.total, 'member', 'members')}
+            </Text>
+            {members.isFetching && <Loader size="xs" aria-label="Updating" />}
+          </Group>
+          {data.members.length === 0 ? (
+            <Text c="dimmed" ta="center" py="md">
+              {search ? 'Nobody matches this search.' : 'This department has no members yet.'}
+            </Text>
+          ) : phone ? (
+            <MemberRows members={data.members} actions={actions} />
+          ) : (
+            <MemberTable members={data.members} actions={actions} />
+          )}
+          <Pager
+            label="Member pages"
+            page={page}
+            total={data.total}
+            pageSize={data.pageSize}
+            onChange={filters.setPage}
+          />
+        </>
+      )}
+      {manage && (
+        <AddMemberDialog
+          department={department}
+          opened={dialog?.kind === 'add'}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'edit' && (
+        <EditMemberDialog
+          department={department}
+          member={dialog.member}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'remove' && (
+        <RemoveMemberDialog
+          department={department}
+          member={dialog.member}
+          onClose={() => setDialog(null)}
+        />
+      )}
+    </Stack>
+  );
+}
+
+interface RowActions {
+  edit(member: DepartmentMember): void;
+  remove(member: DepartmentMember): void;
+}
+
+function RoleBadges({ member }: { member: DepartmentMember }) {
+  return (
+    <Group gap={4}>
+      {roleLabels(member.roles).map((label) => (
+        <Badge key={label} variant="light" tt="none" color={label === 'Manager' ? 'blue' : 'gray'}>
+          {label}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
+function MemberActions({ member, actions }: { member: DepartmentMember; actions: RowActions }) {
+  const name = personName(member);
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Button
+        size="xs"
+        variant="default"
+        onClick={() => actions.edit(member)}
+        aria-label={`Change role or end date of ${name}`}
+      >
+        Change
+      </Button>
+      <Button
+        size="xs"
+        variant="subtle"
+        color="red"
+        onClick={() => actions.remove(member)}
+        aria-label={`Remove ${name}`}
+      >
+        Remove
+      </Button>
+    </Group>
+  );
+}
+
+function MemberTable({
+  members,
+  actions,
+}: {
+  members: DepartmentMember[];
+  actions: RowActions | null;
+}) {
+  return (
+    <Table.ScrollContainer minWidth={actions ? 760 : 600}>
+      <Table verticalSpacing="sm" aria-label="Members">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Name</Table.Th>
+            <Table.Th scope="col">Role</Table.Th>
+            <Table.Th scope="col">Username</Table.Th>
+            <Table.Th scope="col">Membership</Table.Th>
+            <Table.Th scope="col">Ends</Table.Th>
+            {actions && <Table.Th scope="col">Actions</Table.Th>}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {members.map((member) => (
+            <Table.Tr key={member.id}>
+              <Table.Td>{personName(member)}</Table.Td>
+              <Table.Td>
+                <RoleBadges member={member} />
+              </Table.Td>
+              <Table.Td>{member.username}</Table.Td>
+              <Table.Td>{SOURCE_LABELS[member.source]}</Table.Td>
+              <Table.Td>{endText(member)}</Table.Td>
+              {actions && (
+                <Table.Td>
+                  <MemberActions member={member} actions={actions} />
+                </Table.Td>
+              )}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** On a phone: one stacked block per member. */
+function MemberRows({
+  members,
+  actions,
+}: {
+  members: DepartmentMember[];
+  actions: RowActions | null;
+}) {
+  return (
+    <Stack
+      component="ul"
+      gap="xs"
+      aria-label="Members"
+      style={{ listStyle: 'none', padding: 0, margin: 0 }}
+    >
+      {members.map((member) => (
+        <Paper component="li" key={member.id} withBorder p="sm">
+          <Stack gap={6}>
+            <Group justify="space-between" wrap="wrap" gap="xs">
+              <div style={{ minWidth: 0 }}>
+                <Text fw={500} style={{ overflowWrap: 'anywhere' }}>
+                  {personName(member)}
+                </Text>
+                <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                  {member.username}
+                </Text>
+              </div>
+              <RoleBadges member={member} />
+            </Group>
+            <Text size="sm">
+              {[SOURCE_LABELS[member.source], member.expiresAt ? untilText(member.expiresAt) : '']
+                .filter(Boolean)
+                .join(' · ')}
+            </Text>
+            {actions && <MemberActions member={member} actions={actions} />}
+          </Stack>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
