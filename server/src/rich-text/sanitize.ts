@@ -122,7 +122,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
         },
       };
     },
-    div: (tagName, attribs) => {
+    div: (tagName, attribs): sanitizeHtml.Tag => {
       const kind = oneOf(attribs['data-callout'], CALLOUT_KINDS);
       return { tagName, attribs: kind ? { 'data-callout': kind } : {} };
     },
