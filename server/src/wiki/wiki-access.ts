@@ -26,7 +26,7 @@ import {
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { AccessService } from '../access/access-service';
 import type { UserRecord } from '../auth/user-repository';
-import { courseAccess } from '../courses/course-access';
+import { courseAccess, type CourseGate } from '../courses/course-access';
 import {
   findCourseRecord,
   visibleCourseIds,
@@ -246,6 +246,23 @@ export async function spaceAbilities(
   const create =
     holdsIn(access, v, 'wiki.create', space) && (await spaceWritable(db, access, v, space, now));
   return { create, manage: v.manage };
+}
+
+/**
+ * A course's space for the viewer, from the course's record already read (the space list reads
+ * many at once): whether they may read it and what they may do there (spaceVisible and
+ * spaceAbilities without reading the course again).
+ */
+export function courseSpaceFor(
+  access: AccessService,
+  v: WikiViewer,
+  course: CourseGate,
+  now: number,
+): { space: WikiSpaceRef; visible: boolean; can: { create: boolean; manage: boolean } } {
+  const space: WikiSpaceRef = { type: 'course', key: `course:${course.id}`, courseId: course.id };
+  const a = courseAccess(access, v.user, course, now);
+  const create = holdsIn(access, v, 'wiki.create', space) && (v.admin || a.editor);
+  return { space, visible: v.view && a.canLearn, can: { create, manage: v.manage } };
 }
 
 /** Whether the viewer may see one page (the same rule as pagesVisibleSql / trashVisibleSql). */

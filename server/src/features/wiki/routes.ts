@@ -43,6 +43,7 @@ import { diffHtml } from '../../wiki/diff';
 import { pageLinks, servePage, targetKey } from '../../wiki/links';
 import { titleKey } from '../../wiki/title-key';
 import {
+  courseSpaceFor,
   pageAbilities,
   pageVisible,
   spaceAbilities,
@@ -212,6 +213,7 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
     space: WikiSpaceRef,
     name: string,
     pageCount: number,
+    can?: WikiSpace['can'],
   ): Promise<WikiSpace> {
     return {
       key: space.key,
@@ -220,7 +222,7 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
       departmentId: space.type === 'department' ? space.departmentId : null,
       courseId: space.type === 'course' ? space.courseId : null,
       pageCount,
-      can: await spaceAbilities(db, app.access, viewer, space, now()),
+      can: can ?? (await spaceAbilities(db, app.access, viewer, space, now())),
     };
   }
 
@@ -273,10 +275,9 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         spaces.push(await toSpace(viewer, spaceOfKey(key), d.name, counts.get(key) ?? 0));
       }
       for (const c of courses) {
-        const space = spaceOfKey(`course:${c.id}`);
-        if (!(await spaceVisible(db, app.access, viewer, space, at))) continue;
-        const entry = await toSpace(viewer, space, c.title, counts.get(space.key) ?? 0);
-        if (withPagesSet.has(c.id) || entry.can.create) spaces.push(entry);
+        const { space, visible, can } = courseSpaceFor(app.access, viewer, c, at);
+        if (!visible || !(withPagesSet.has(c.id) || can.create)) continue;
+        spaces.push(await toSpace(viewer, space, c.title, counts.get(space.key) ?? 0, can));
       }
       return { spaces };
     },

@@ -20,6 +20,7 @@ import {
   createPage,
   FIELD_SPACE,
   savePage,
+  uploadImage,
   wikiPeople,
   type Person,
   type WikiPeople,
@@ -492,5 +493,15 @@ describe.skipIf(!available)(`wiki pages (${TEST_DB_KIND})`, () => {
       '/api/search?q=text&type=wiki-page',
     );
     expect(found.results).toEqual([expect.objectContaining({ id: course.id, courseId: COURSE })]);
+
+    // Deleting the course deletes its space's pages, their files and their search documents.
+    const image = await uploadImage(ctx, p.priya);
+    await savePage(ctx, p.priya, course, { html: `<p><img src="/api/files/${image}" /></p>` });
+    expect((await call(ctx, p.ada, 'DELETE', `/api/courses/${COURSE}`)).statusCode).toBe(204);
+    expect((await call(ctx, p.ada, 'GET', `/api/wiki/pages/${course.id}`)).statusCode).toBe(404);
+    expect((await call(ctx, p.priya, 'GET', `/api/files/${image}`)).statusCode).toBe(404);
+    expect((await get<{ total: number }>(p.ada, '/api/search?q=text&type=wiki-page')).total).toBe(
+      0,
+    );
   });
 });
