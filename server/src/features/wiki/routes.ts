@@ -658,7 +658,8 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
       schema: {
         summary: 'Restore a revision: a new revision with its title and text',
         params: WikiRevisionParamsSchema,
-        body: WikiRestoreRevisionSchema.default({}),
+        // The body is optional (no summary): none, or null, is an empty one.
+        body: WikiRestoreRevisionSchema.nullish(),
         response: { 200: WikiPageSchema },
       },
     },
@@ -667,7 +668,7 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
       await restoreRevisionFor(deps, {
         page,
         number: request.params.revisionId,
-        ...(request.body.summary ? { summary: request.body.summary } : {}),
+        ...(request.body?.summary ? { summary: request.body.summary } : {}),
         viewer,
         now: now(),
       });
