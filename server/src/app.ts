@@ -33,6 +33,7 @@ import adminJobsRoutes from './features/admin-system/jobs-routes';
 import { createJobService, type JobService } from './jobs';
 import searchRoutes from './features/search/routes';
 import libraryRoutes from './features/library/routes';
+import wikiRoutes from './features/wiki/routes';
 import { AccessService } from './access/access-service';
 import { ensureDevUser } from './auth/dev-user';
 import accessPlugin from './plugins/access';
@@ -197,6 +198,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminJobsRoutes, { jobs });
   await app.register(searchRoutes, { db, now });
   await app.register(libraryRoutes, { db, now });
+  await app.register(wikiRoutes, { db, now });
 
   // Orphaned uploads: once at start, then hourly. Safe with several instances (see cleanupOrphans).
   let cleanupTimer: NodeJS.Timeout | undefined;

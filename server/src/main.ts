@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db';
 import { seedDemoData } from './db/seed';
 import { seedDemoLibrary } from './db/seed-library';
+import { seedDemoWiki } from './db/seed-wiki';
 import { applyAuthConfig, readAuthConfig } from './auth/provider-config';
 
 async function main(): Promise<void> {
@@ -41,6 +42,9 @@ async function main(): Promise<void> {
   }
   if (config.seedDemo && (await seedDemoLibrary(app, database.db))) {
     app.log.info('seeded the demo library');
+  }
+  if (config.seedDemo && (await seedDemoWiki(app, database.db))) {
+    app.log.info('seeded the demo wiki');
   }
   if (authFile) {
     const created = await applyAuthConfig(database.db, authFile, new Date().toISOString());

@@ -15,6 +15,7 @@ import { deleteAssignment, recordAccessAudit, upsertAssignment } from '../access
 import type { Db } from '../db';
 import { isPrimaryKeyViolation, isUniqueViolation } from '../db/errors';
 import { LIBRARY_ITEM, listItemIdsOfCourse } from '../library/library-repository';
+import { listPageIdsOfCourse, WIKI_PAGE } from '../wiki/wiki-repository';
 import { sortableId } from '../lib/ids';
 import {
   mapFileReferences,
@@ -379,10 +380,11 @@ export async function updateCourseFor(
 
 /** Every file that belongs to the course's things (cover and summary media, lessons, assignments). */
 async function courseFileIds(db: Db, files: FileService, courseId: string): Promise<string[]> {
-  const [lessonIds, assignmentIds, libraryItemIds] = await Promise.all([
+  const [lessonIds, assignmentIds, libraryItemIds, wikiPageIds] = await Promise.all([
     listLessonIds(db, { courseId }),
     listAssignmentIds(db, courseId),
     listItemIdsOfCourse(db, courseId),
+    listPageIdsOfCourse(db, courseId),
   ]);
   const owners = [
     { type: COURSE_COVER, id: courseId },
@@ -390,6 +392,8 @@ async function courseFileIds(db: Db, files: FileService, courseId: string): Prom
     ...assignmentIds.map((id) => ({ type: 'assignment', id })),
     // The course's library items go with it (cascade), and so do their files.
     ...libraryItemIds.map((id) => ({ type: LIBRARY_ITEM, id })),
+    // And the pages of its wiki space, with their images and files.
+    ...wikiPageIds.map((id) => ({ type: WIKI_PAGE, id })),
   ];
   const ids: string[] = [];
   for (const owner of owners) ids.push(...(await files.listOwned(owner)).map((f) => f.id));

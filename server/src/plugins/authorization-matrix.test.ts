@@ -178,6 +178,8 @@ describe.skipIf(!available)(`authorization matrix (${TEST_DB_KIND})`, () => {
       jobId: 'no-such-job',
       itemId: 'no-such-item',
       categoryId: 'no-such-category',
+      pageId: 'no-such-page',
+      revisionId: '1',
     });
 
     const assignment = (userId: string, extra: Partial<ContextAssignment>): ContextAssignment => ({

@@ -82,6 +82,44 @@ describe('sanitizeRichText', () => {
     );
   });
 
+  it('keeps the wiki’s checklists and callouts, with known values only', () => {
+    const checklist =
+      '<ul data-type="taskList"><li data-type="taskItem" data-checked="true"><p>Gas test</p></li>' +
+      '<li data-type="taskItem" data-checked="false"><p>Barrier up</p></li></ul>';
+    const callout = '<div data-callout="warning"><p>Never look into a live fibre.</p></div>';
+    expect(sanitizeRichText(checklist + callout)).toBe(checklist + callout);
+    for (const kind of ['info', 'tip', 'danger']) {
+      expect(sanitizeRichText(`<div data-callout="${kind}"><p>x</p></div>`)).toBe(
+        `<div data-callout="${kind}"><p>x</p></div>`,
+      );
+    }
+    // What Tiptap renders: the checkbox in a label, the text in a div. Only the item stays.
+    expect(
+      sanitizeRichText(
+        '<ul data-type="taskList"><li data-checked="true" data-type="taskItem"><label>' +
+          '<input type="checkbox" checked="checked"><span></span></label><div><p>Gas test</p></div></li></ul>',
+      ),
+    ).toBe(
+      '<ul data-type="taskList"><li data-type="taskItem" data-checked="true"><p>Gas test</p></li></ul>',
+    );
+    // Other values lose the attribute; a div that is no callout is unwrapped.
+    expect(
+      sanitizeRichText(
+        '<ul data-type="bullets"><li data-type="x" data-checked="maybe">a</li></ul>' +
+          '<div data-callout="x&quot; onclick=alert(1)"><p>b</p></div><div class="c"><p>d</p></div>' +
+          '<ol data-type="taskList"><li>e</li></ol><p data-callout="info">f</p>',
+      ),
+    ).toBe('<ul><li>a</li></ul><p>b</p><p>d</p><ol><li>e</li></ol><p>f</p>');
+    // The label's text stays; the input goes whatever it carries.
+    expect(
+      sanitizeRichText('<p><label>Done <input type="checkbox" onfocus="alert(1)"></label></p>'),
+    ).toBe('<p>Done </p>');
+    // A span with text (or media) is kept.
+    expect(sanitizeRichText('<p><span>x</span><span><img src="/api/files/f1"></span></p>')).toBe(
+      '<p><span>x</span><span><img src="/api/files/f1" /></span></p>',
+    );
+  });
+
   it('opens links to other sites in a new tab without the opener', () => {
     expect(sanitizeRichText('<a href="https://example.com/x" target="_self">x</a>')).toBe(
       '<a href="https://example.com/x" target="_blank" rel="noopener noreferrer nofollow">x</a>',
@@ -147,6 +185,13 @@ describe('sanitizeRichText', () => {
         '<![CDATA[',
         '\u0000',
         'é',
+        '<div data-callout="tip">',
+        '<div>',
+        '</div>',
+        '<ul data-type="taskList"><li data-type="taskItem" data-checked="true">',
+        '<span>',
+        '</span>',
+        '<label><input type="checkbox">',
       ),
       fc.string({ maxLength: 12 }),
     );

@@ -3,7 +3,8 @@
  * library, wiki and announcements after them). The editor (web/src/components/rich-text-editor)
  * sends HTML; what is stored and served is that HTML reduced to an allow-list: the elements and
  * attributes the editor produces, links to http(s)/mailto only, and images and media only from
- * the app's own file storage (`/api/files/<id>`). Anything else — scripts, event handlers, styles,
+ * the app's own file storage (`/api/files/<id>`); the wiki's checklists and callouts keep their
+ * `data-*` attributes with known values only. Anything else — scripts, event handlers, styles,
  * `javascript:` and `data:` URLs, forms, frames, SVG — is removed, never escaped into view.
  *
  * Sanitising again is safe and stable (a second pass only repairs nesting the way the browser
@@ -51,9 +52,15 @@ const MARKS = ['mark', 'sub', 'sup', 'span'];
 const LISTS = ['ul', 'ol', 'li'];
 const TABLES = ['table', 'colgroup', 'col', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td'];
 const MEDIA = ['img', 'video', 'audio', 'source', 'figure', 'figcaption'];
+/** The wiki's callouts (`<div data-callout="…">`); a div without one of these is unwrapped. */
+export const CALLOUT_KINDS = ['info', 'tip', 'warning', 'danger'] as const;
+
+/** `value` when it is one of `allowed`, else undefined. */
+const oneOf = (value: string | undefined, allowed: readonly string[]) =>
+  value !== undefined && allowed.includes(value) ? value : undefined;
 
 const OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: [...HEADINGS, ...TEXT, ...MARKS, ...LISTS, ...TABLES, ...MEDIA, 'a'],
+  allowedTags: [...HEADINGS, ...TEXT, ...MARKS, ...LISTS, ...TABLES, ...MEDIA, 'a', 'div'],
   allowedAttributes: {
     a: ['href', 'title', 'target', 'rel'],
     img: ['src', 'alt', 'title', 'width', 'height'],
@@ -66,8 +73,11 @@ const OPTIONS: sanitizeHtml.IOptions = {
     col: ['span'],
     code: ['class'],
     pre: ['class'],
-    li: ['data-checked'],
+    // Checklists (Tiptap's TaskList/TaskItem) and callouts; their values are checked in
+    // transformTags, which drops any other value.
+    li: ['data-type', 'data-checked'],
     ul: ['data-type'],
+    div: ['data-callout'],
   },
   // Code blocks keep their language class only (`language-js`), for highlighting.
   allowedClasses: { code: [/^language-[a-z0-9+#-]{1,20}$/], pre: [/^language-[a-z0-9+#-]{1,20}$/] },
@@ -80,10 +90,42 @@ const OPTIONS: sanitizeHtml.IOptions = {
   nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'template', 'xmp'],
   enforceHtmlBoundary: false,
   parser: { lowerCaseTags: true, lowerCaseAttributeNames: true },
-  exclusiveFilter: (frame) =>
+  exclusiveFilter: (frame) => {
     // Media without a stored source would show nothing (or fetch from elsewhere): dropped.
-    (frame.tag === 'img' || frame.tag === 'source') && !frame.attribs.src,
+    if ((frame.tag === 'img' || frame.tag === 'source') && !frame.attribs.src) return true;
+    // A div that is no callout, and an empty span (a checklist item's checkbox box), are
+    // unwrapped: their content stays.
+    if (frame.tag === 'div' && !frame.attribs['data-callout']) return 'excludeTag';
+    if (frame.tag === 'span' && frame.text === '' && frame.mediaChildren.length === 0) {
+      return 'excludeTag';
+    }
+    return false;
+  },
   transformTags: {
+    // A checklist: `<ul data-type="taskList">` of `<li data-type="taskItem" data-checked>`. The
+    // checkbox (`<input>` in a `<label>`) is not kept: the reader draws it from data-checked.
+    ul: (tagName, attribs) => {
+      const { 'data-type': type, ...rest } = attribs;
+      const list = oneOf(type, ['taskList']);
+      return { tagName, attribs: { ...rest, ...(list ? { 'data-type': list } : {}) } };
+    },
+    li: (tagName, attribs) => {
+      const { 'data-type': type, 'data-checked': checked, ...rest } = attribs;
+      const item = oneOf(type, ['taskItem']);
+      const state = oneOf(checked, ['true', 'false']);
+      return {
+        tagName,
+        attribs: {
+          ...rest,
+          ...(item ? { 'data-type': item } : {}),
+          ...(state ? { 'data-checked': state } : {}),
+        },
+      };
+    },
+    div: (tagName, attribs): sanitizeHtml.Tag => {
+      const kind = oneOf(attribs['data-callout'], CALLOUT_KINDS);
+      return { tagName, attribs: kind ? { 'data-callout': kind } : {} };
+    },
     // Every link opens safely; links to other sites open in a new tab without the opener.
     a: (tagName, attribs) => {
       const { target: _target, rel: _rel, href, ...rest } = attribs;

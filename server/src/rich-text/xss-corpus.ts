@@ -59,4 +59,11 @@ export const XSS_CORPUS: readonly string[] = [
   '<isindex type=image src=1 onerror=alert(1)>',
   '<img src="/api/files/x" alt="x" onload="alert(1)">',
   '<pre class="x" onclick="alert(1)"><code class="language-js" style="x">x</code></pre>',
+  // The wiki's checklists and callouts (data-* attributes with known values only).
+  '<div data-callout="x\\" onclick=alert(1)">x</div>',
+  '<div data-callout="info" onmouseover="alert(1)" style="x">x</div>',
+  '<div data-callout="warning"><img src=x onerror=alert(1)></div>',
+  '<ul data-type="taskList" onclick="alert(1)"><li data-type="taskItem" data-checked="true" onclick="alert(1)">x</li></ul>',
+  '<ul data-type="taskList"><li data-type="taskItem" data-checked="true"><label onclick="alert(1)"><input type=checkbox onfocus=alert(1) autofocus></label><div><p>x</p></div></li></ul>',
+  '<li data-checked="javascript:alert(1)" data-type="<script>alert(1)</script>">x</li>',
 ];

@@ -1,8 +1,9 @@
 /**
  * GET /api/search: the one search of every area (docs/search.md). Each type the index holds has
  * a scope builder here — the SQL predicate of what the caller may open, from the area's own list
- * rules — so results are filtered in the query, never afterwards. Library items, wiki pages and
- * people add a type to core's SEARCH_TYPES and a builder to SCOPES (library items: library-search.ts).
+ * rules — so results are filtered in the query, never afterwards. Each indexed type is in core's
+ * SEARCH_TYPES with a builder in SCOPES (library items: library-search.ts; wiki pages:
+ * wiki-search.ts); people are meant to join the same way.
  */
 import {
   SEARCH_TYPES,
@@ -16,6 +17,7 @@ import type { UserRecord } from '../../auth/user-repository';
 import { courseSearchScopes } from '../../courses/course-search';
 import type { Db } from '../../db';
 import { librarySearchScopes } from '../../library/library-search';
+import { wikiSearchScopes } from '../../wiki/wiki-search';
 import { currentUser } from '../../plugins/access';
 import { searchIndex, type SearchScope } from '../../search/search-index';
 
@@ -27,7 +29,7 @@ export interface SearchRouteOptions {
 type ScopeBuilder = (db: Db, access: AccessService, user: UserRecord, now: number) => SearchScope[];
 
 /** The areas whose rows are indexed, each giving the scopes of its types. */
-const SCOPES: ScopeBuilder[] = [courseSearchScopes, librarySearchScopes];
+const SCOPES: ScopeBuilder[] = [courseSearchScopes, librarySearchScopes, wikiSearchScopes];
 
 const isSearchType = (type: string): type is SearchType =>
   (SEARCH_TYPES as readonly string[]).includes(type);
@@ -39,7 +41,7 @@ const searchRoutes: FastifyPluginAsyncZod<SearchRouteOptions> = async (app, { db
       config: { access: {} },
       schema: {
         summary:
-          'Search the courses, lessons and library items the caller may open (prefixes and stems; ranked, highlighted, paged)',
+          'Search the courses, lessons, library items and wiki pages the caller may open (prefixes and stems; ranked, highlighted, paged)',
         querystring: SearchQuerySchema,
         response: { 200: SearchResultsSchema },
       },

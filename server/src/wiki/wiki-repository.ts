@@ -1,0 +1,943 @@
+/**
+ * All SQL of the wiki (docs/wiki.md): pages with their space, tree place and current revision,
+ * the revisions, the links between pages, followers, the counters, and the page's document in
+ * the search index, written in the same transaction as every change of what it shows.
+ */
+import type {
+  WIKI_SORTS,
+  WikiPageStatus,
+  WikiRevisionSummary,
+  WikiSpaceKey,
+} from '@learning-hub/core';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { databaseKind, type Db } from '../db';
+import { likePattern } from '../courses/course-repository';
+import { richTextToPlainText } from '../rich-text/sanitize';
+import { searchIndex } from '../search/search-index';
+import { searchTerms } from '../search/terms';
+import { targetKey, type LinkTarget } from './links';
+import {
+  pagesVisibleSql,
+  trashVisibleSql,
+  type WikiSpaceRef,
+  type WikiViewer,
+} from './wiki-access';
+
+/** The search index's type of wiki pages (core's SEARCH_TYPES). */
+export const WIKI_PAGE = 'wiki-page';
+
+/** The company space's name. */
+export const COMPANY_SPACE_NAME = 'Company';
+
+/** Most backlinks a page shows. */
+const BACKLINKS_MAX = 100;
+/** How deep the tree is followed (a bound for ancestors and subtrees, never reached in practice). */
+const TREE_DEPTH_MAX = 100;
+
+export interface Person {
+  id: string;
+  name: string;
+}
+
+/** A page's row as the domain uses it (its HTML only when asked for). */
+export interface PageRecord {
+  id: string;
+  spaceKey: WikiSpaceKey;
+  spaceType: 'company' | 'department' | 'course';
+  departmentId: string | null;
+  courseId: string | null;
+  spaceName: string;
+  parentId: string | null;
+  position: number;
+  title: string;
+  titleKey: string;
+  status: WikiPageStatus;
+  revision: number;
+  viewCount: number;
+  createdBy: Person;
+  updatedBy: Person;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
+}
+
+/** A person's name for display: first and last name, else the username. */
+const nameOf = (first: string | null, last: string | null, username: string | null) =>
+  `${first ?? ''} ${last ?? ''}`.trim() || (username ?? '');
+
+function pageQuery(db: Db) {
+  return db
+    .selectFrom('wiki_pages as p')
+    .leftJoin('departments as dep', 'dep.id', 'p.department_id')
+    .leftJoin('courses as crs', 'crs.id', 'p.course_id')
+    .leftJoin('users as cu', 'cu.id', 'p.created_by')
+    .leftJoin('users as uu', 'uu.id', 'p.updated_by')
+    .select([
+      'p.id',
+      'p.space_key',
+      'p.space_type',
+      'p.department_id',
+      'p.course_id',
+      'dep.name as department_name',
+      'crs.title as course_title',
+      'p.parent_id',
+      'p.position',
+      'p.title',
+      'p.title_key',
+      'p.status',
+      'p.revision',
+      'p.view_count',
+      'p.created_by',
+      'cu.firstname as cu_first',
+      'cu.lastname as cu_last',
+      'cu.username as cu_username',
+      'p.updated_by',
+      'uu.firstname as uu_first',
+      'uu.lastname as uu_last',
+      'uu.username as uu_username',
+      'p.created_at',
+      'p.updated_at',
+      'p.deleted_at',
+    ]);
+}
+
+type Row = NonNullable<Awaited<ReturnType<ReturnType<typeof pageQuery>['executeTakeFirst']>>>;
+
+/** The name of a space from its joined columns. */
+export const spaceNameOf = (
+  type: string,
+  departmentName: string | null | undefined,
+  courseTitle: string | null | undefined,
+) =>
+  type === 'department'
+    ? (departmentName ?? '')
+    : type === 'course'
+      ? (courseTitle ?? '')
+      : COMPANY_SPACE_NAME;
+
+function toRecord(r: Row): PageRecord {
+  return {
+    id: r.id,
+    spaceKey: r.space_key,
+    spaceType: r.space_type,
+    departmentId: r.department_id,
+    courseId: r.course_id,
+    spaceName: spaceNameOf(r.space_type, r.department_name, r.course_title),
+    parentId: r.parent_id,
+    position: Number(r.position),
+    title: r.title,
+    titleKey: r.title_key,
+    status: r.status === 'draft' ? 'draft' : 'published',
+    revision: Number(r.revision),
+    viewCount: Number(r.view_count),
+    createdBy: { id: r.created_by, name: nameOf(r.cu_first, r.cu_last, r.cu_username) },
+    updatedBy: { id: r.updated_by, name: nameOf(r.uu_first, r.uu_last, r.uu_username) },
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    deletedAt: r.deleted_at,
+  };
+}
+
+export async function findPage(db: Db, id: string): Promise<PageRecord | null> {
+  const row = await pageQuery(db).where('p.id', '=', id).executeTakeFirst();
+  return row ? toRecord(row) : null;
+}
+
+/** The current revision's HTML of a page. */
+export async function findPageHtml(db: Db, id: string): Promise<string> {
+  const row = await db
+    .selectFrom('wiki_pages')
+    .select('html')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.html ?? '';
+}
+
+// ---------------------------------------------------------------- lists and the tree
+
+type WikiSort = (typeof WIKI_SORTS)[number];
+
+export interface PageListFilter {
+  viewer: WikiViewer;
+  trash: boolean;
+  space?: string | undefined;
+  status?: WikiPageStatus | undefined;
+  following: boolean;
+  search?: string | undefined;
+  sort: WikiSort;
+  order: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+}
+
+const SORT_COLUMNS = {
+  updated: 'p.updated_at',
+  title: 'p.title_key',
+  views: 'p.view_count',
+  created: 'p.created_at',
+} as const;
+
+/** One page of the pages the viewer may open (or of the trash they may see) and the total. */
+export async function listPages(
+  db: Db,
+  filter: PageListFilter,
+): Promise<{ pages: PageRecord[]; total: number }> {
+  const v = filter.viewer;
+  let base = db
+    .selectFrom('wiki_pages as p')
+    .where(filter.trash ? trashVisibleSql(db, v) : pagesVisibleSql(db, v));
+  if (filter.space) base = base.where('p.space_key', '=', filter.space);
+  if (filter.status) base = base.where('p.status', '=', filter.status);
+  if (filter.following) {
+    base = base.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('wiki_follows as f')
+          .select('f.page_id')
+          .whereRef('f.page_id', '=', 'p.id')
+          .where('f.user_id', '=', v.userId),
+      ),
+    );
+  }
+  let titleFirst: RawBuilder<number> | null = null;
+  if (filter.search && filter.trash) {
+    // The trash is not in the index: its titles, by substring.
+    base = base.where(sql<SqlBool>`p.title_key like ${likePattern(filter.search)} escape '\\'`);
+  } else if (filter.search) {
+    // The search index (title and text of published pages); nothing to search for finds nothing.
+    const terms = searchTerms(filter.search);
+    const matching = terms.length > 0 ? searchIndex(db).matchingIds(WIKI_PAGE, terms) : null;
+    base = base.where(matching ? sql<SqlBool>`p.id in ${matching}` : sql<SqlBool>`1 = 0`);
+    if (terms.length > 0) {
+      // Pages whose title has every term come first.
+      const inTitle = sql.join(
+        terms.map((t) => sql`p.title_key like ${likePattern(t)} escape '\\'`),
+        sql` and `,
+      );
+      titleFirst = sql<number>`case when ${inTitle} then 0 else 1 end`;
+    }
+  }
+  let page = base.select('p.id');
+  if (titleFirst) page = page.orderBy(titleFirst);
+  const rows = await page
+    .orderBy(SORT_COLUMNS[filter.sort], filter.order)
+    .orderBy('p.id', filter.order)
+    .limit(filter.limit)
+    .offset(filter.offset)
+    .execute();
+  const total =
+    rows.length < filter.limit && (rows.length > 0 || filter.offset === 0)
+      ? filter.offset + rows.length
+      : Number(
+          (
+            await base
+              .select((eb) => eb.fn.countAll<number | string>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+  const ids = rows.map((r) => r.id);
+  if (ids.length === 0) return { pages: [], total };
+  const found = await pageQuery(db).where('p.id', 'in', ids).execute();
+  const byId = new Map(found.map((r) => [r.id, toRecord(r)]));
+  return { pages: ids.flatMap((id) => byId.get(id) ?? []), total };
+}
+
+export interface TreeNode {
+  id: string;
+  title: string;
+  parentId: string | null;
+  position: number;
+  status: WikiPageStatus;
+}
+
+/**
+ * The pages of a space the viewer may open, at most `limit` (in tree order: position, title).
+ * A page whose parent the viewer cannot open (a draft of someone else's, a page in the trash)
+ * stands at the top level.
+ */
+export async function listTree(
+  db: Db,
+  v: WikiViewer,
+  spaceKey: string,
+  limit: number,
+): Promise<{ pages: TreeNode[]; truncated: boolean }> {
+  const rows = await db
+    .selectFrom('wiki_pages as p')
+    .select(['p.id', 'p.title', 'p.parent_id', 'p.position', 'p.status'])
+    .where('p.space_key', '=', spaceKey)
+    .where(pagesVisibleSql(db, v))
+    .orderBy('p.position')
+    .orderBy('p.title_key')
+    .orderBy('p.id')
+    .limit(limit + 1)
+    .execute();
+  const kept = rows.slice(0, limit);
+  const ids = new Set(kept.map((r) => r.id));
+  return {
+    pages: kept.map((r) => ({
+      id: r.id,
+      title: r.title,
+      parentId: r.parent_id !== null && ids.has(r.parent_id) ? r.parent_id : null,
+      position: Number(r.position),
+      status: r.status === 'draft' ? 'draft' : 'published',
+    })),
+    truncated: rows.length > limit,
+  };
+}
+
+/** A page's children the viewer may open, in order. */
+export async function listChildren(db: Db, v: WikiViewer, pageId: string) {
+  const rows = await db
+    .selectFrom('wiki_pages as p')
+    .select(['p.id', 'p.title', 'p.status'])
+    .where('p.parent_id', '=', pageId)
+    .where(pagesVisibleSql(db, v))
+    .orderBy('p.position')
+    .orderBy('p.title_key')
+    .orderBy('p.id')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    status: (r.status === 'draft' ? 'draft' : 'published') as WikiPageStatus,
+  }));
+}
+
+/** The chain of pages above `parentId` (it first), nearest first, at most TREE_DEPTH_MAX. */
+export async function listAncestry(
+  db: Db,
+  parentId: string,
+): Promise<
+  { id: string; title: string; status: string; createdBy: string; deletedAt: string | null }[]
+> {
+  const { rows } = await sql<{
+    id: string;
+    title: string;
+    status: string;
+    created_by: string;
+    deleted_at: string | null;
+    depth: number | string;
+  }>`
+    with recursive chain (id, parent_id, title, status, created_by, deleted_at, depth) as (
+      select id, parent_id, title, status, created_by, deleted_at, 0
+      from wiki_pages where id = ${parentId}
+      union all
+      select p.id, p.parent_id, p.title, p.status, p.created_by, p.deleted_at, c.depth + 1
+      from wiki_pages p join chain c on p.id = c.parent_id
+      where c.depth < ${TREE_DEPTH_MAX}
+    )
+    select id, title, status, created_by, deleted_at, depth from chain order by depth`.execute(db);
+  return rows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    status: r.status,
+    createdBy: r.created_by,
+    deletedAt: r.deleted_at,
+  }));
+}
+
+/** The ids of a page and every page below it (in the trash too). */
+export async function listSubtreeIds(db: Db, pageId: string): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    with recursive sub (id) as (
+      select id from wiki_pages where id = ${pageId}
+      union
+      select p.id from wiki_pages p join sub s on p.parent_id = s.id
+    )
+    select id from sub`.execute(db);
+  return rows.map((r) => r.id);
+}
+
+/** The page of a space with a title (folded), not in the trash, that the viewer may open. */
+export async function findByTitle(
+  db: Db,
+  v: WikiViewer,
+  spaceKey: string,
+  key: string,
+): Promise<{ id: string; title: string } | null> {
+  const row = await db
+    .selectFrom('wiki_pages as p')
+    .select(['p.id', 'p.title'])
+    .where('p.space_key', '=', spaceKey)
+    .where('p.title_key', '=', key)
+    .where(pagesVisibleSql(db, v))
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Of the link targets, those the viewer may open (by targetKey). */
+export async function openableTargets(
+  db: Db,
+  v: WikiViewer,
+  targets: readonly LinkTarget[],
+): Promise<Set<string>> {
+  const found = new Set<string>();
+  const ids = targets.flatMap((t) => (t.kind === 'id' ? [t.pageId] : []));
+  const titles = targets.flatMap((t) => (t.kind === 'title' ? [t] : []));
+  // A page with hundreds of links asks in slices, so no statement grows without bound.
+  for (let i = 0; i < ids.length; i += 200) {
+    const rows = await db
+      .selectFrom('wiki_pages as p')
+      .select('p.id')
+      .where('p.id', 'in', ids.slice(i, i + 200))
+      .where(pagesVisibleSql(db, v))
+      .execute();
+    for (const r of rows) found.add(targetKey({ kind: 'id', pageId: r.id }));
+  }
+  for (let i = 0; i < titles.length; i += 100) {
+    const slice = titles.slice(i, i + 100);
+    const rows = await db
+      .selectFrom('wiki_pages as p')
+      .select(['p.space_key', 'p.title_key'])
+      .where((eb) =>
+        eb.or(
+          slice.map((t) =>
+            eb.and([eb('p.space_key', '=', t.spaceKey), eb('p.title_key', '=', t.titleKey)]),
+          ),
+        ),
+      )
+      .where(pagesVisibleSql(db, v))
+      .execute();
+    for (const r of rows) {
+      found.add(targetKey({ kind: 'title', spaceKey: r.space_key, titleKey: r.title_key }));
+    }
+  }
+  return found;
+}
+
+/** Pages the viewer may open whose current revision links to `page` (by id or by title). */
+export async function listBacklinks(
+  db: Db,
+  v: WikiViewer,
+  page: Pick<PageRecord, 'id' | 'spaceKey' | 'titleKey'>,
+): Promise<{ id: string; title: string; spaceName: string }[]> {
+  const rows = await db
+    .selectFrom('wiki_pages as p')
+    .leftJoin('departments as dep', 'dep.id', 'p.department_id')
+    .leftJoin('courses as crs', 'crs.id', 'p.course_id')
+    .select([
+      'p.id',
+      'p.title',
+      'p.space_type',
+      'dep.name as department_name',
+      'crs.title as course_title',
+    ])
+    .where('p.id', '<>', page.id)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('wiki_links as l')
+          .select('l.from_page_id')
+          .whereRef('l.from_page_id', '=', 'p.id')
+          .where((w) =>
+            w.or([
+              w('l.to_page_id', '=', page.id),
+              w.and([
+                w('l.to_space_key', '=', page.spaceKey),
+                w('l.to_title_key', '=', page.titleKey),
+              ]),
+            ]),
+          ),
+      ),
+    )
+    .where(pagesVisibleSql(db, v))
+    .orderBy('p.title_key')
+    .orderBy('p.id')
+    .limit(BACKLINKS_MAX)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    spaceName: spaceNameOf(r.space_type, r.department_name, r.course_title),
+  }));
+}
+
+// ---------------------------------------------------------------- spaces
+
+/** Published pages (not in the trash) per space key. */
+export async function countPagesBySpace(
+  db: Db,
+  keys: readonly string[],
+): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  if (keys.length === 0) return counts;
+  const rows = await db
+    .selectFrom('wiki_pages')
+    .select(['space_key', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('space_key', 'in', [...keys])
+    .where('status', '=', 'published')
+    .where('deleted_at', 'is', null)
+    .groupBy('space_key')
+    .execute();
+  for (const r of rows) counts.set(r.space_key, Number(r.n));
+  return counts;
+}
+
+/** Every department (id, name, archived or not), by name. */
+export async function listDepartmentsForSpaces(db: Db) {
+  return db
+    .selectFrom('departments')
+    .select(['id', 'name', 'archived_at'])
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+}
+
+/** Courses whose space has published pages and whose content the viewer may open, at most `limit`. */
+export async function listCourseIdsWithPages(
+  db: Db,
+  visible: RawBuilder<SqlBool>,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('wiki_pages as p')
+    .select('p.course_id')
+    .distinct()
+    .where('p.course_id', 'is not', null)
+    .where('p.status', '=', 'published')
+    .where('p.deleted_at', 'is', null)
+    .where(visible)
+    .orderBy('p.course_id')
+    .limit(limit)
+    .execute();
+  return rows.flatMap((r) => (r.course_id ? [r.course_id] : []));
+}
+
+/** A space's name, or null when its department or course does not exist. */
+export async function findSpaceName(db: Db, space: WikiSpaceRef): Promise<string | null> {
+  if (space.type === 'department') {
+    const row = await db
+      .selectFrom('departments')
+      .select('name')
+      .where('id', '=', space.departmentId)
+      .executeTakeFirst();
+    return row?.name ?? null;
+  }
+  if (space.type === 'course') {
+    const row = await db
+      .selectFrom('courses')
+      .select('title')
+      .where('id', '=', space.courseId)
+      .executeTakeFirst();
+    return row?.title ?? null;
+  }
+  return COMPANY_SPACE_NAME;
+}
+
+// ---------------------------------------------------------------- revisions
+
+function revisionQuery(db: Db) {
+  return db
+    .selectFrom('wiki_revisions as r')
+    .leftJoin('users as u', 'u.id', 'r.author_id')
+    .select([
+      'r.id',
+      'r.number',
+      'r.title',
+      'r.summary',
+      'r.status',
+      'r.author_id',
+      'u.firstname',
+      'u.lastname',
+      'u.username',
+      'r.created_at',
+      'r.size',
+      'r.restored_from',
+    ]);
+}
+
+type RevisionRow = NonNullable<
+  Awaited<ReturnType<ReturnType<typeof revisionQuery>['executeTakeFirst']>>
+>;
+
+const toRevision = (r: RevisionRow): WikiRevisionSummary => ({
+  id: r.id,
+  number: Number(r.number),
+  title: r.title,
+  summary: r.summary,
+  author: { id: r.author_id, name: nameOf(r.firstname, r.lastname, r.username) },
+  createdAt: r.created_at,
+  size: Number(r.size),
+  restoredFrom: r.restored_from === null ? null : Number(r.restored_from),
+  status: r.status === 'draft' ? 'draft' : 'published',
+});
+
+/** A page's revisions, newest first, one page of them, and how many there are. */
+export async function listRevisions(
+  db: Db,
+  pageId: string,
+  offset: number,
+  limit: number,
+): Promise<{ revisions: WikiRevisionSummary[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    revisionQuery(db)
+      .where('r.page_id', '=', pageId)
+      .orderBy('r.number', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    db
+      .selectFrom('wiki_revisions')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('page_id', '=', pageId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { revisions: rows.map(toRevision), total: Number(count.n) };
+}
+
+/** One revision of a page by its number, with its HTML. */
+export async function findRevision(
+  db: Db,
+  pageId: string,
+  number: number,
+): Promise<(WikiRevisionSummary & { html: string }) | null> {
+  const row = await revisionQuery(db)
+    .select('r.html')
+    .where('r.page_id', '=', pageId)
+    .where('r.number', '=', number)
+    .executeTakeFirst();
+  return row ? { ...toRevision(row), html: row.html } : null;
+}
+
+// ---------------------------------------------------------------- writes
+
+export interface NewPage {
+  id: string;
+  space: WikiSpaceRef;
+  parentId: string | null;
+  title: string;
+  titleKey: string;
+  status: WikiPageStatus;
+  html: string;
+  createdBy: string;
+}
+
+/** The place after the last of a parent's children in a space (not counting the trash). */
+export async function nextPosition(
+  db: Db,
+  spaceKey: string,
+  parentId: string | null,
+): Promise<number> {
+  const row = await db
+    .selectFrom('wiki_pages')
+    .select((eb) => eb.fn.max('position').as('last'))
+    .where('space_key', '=', spaceKey)
+    .where('parent_id', parentId === null ? 'is' : '=', parentId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
+}
+
+const spaceColumns = (space: WikiSpaceRef) => ({
+  space_key: space.key,
+  space_type: space.type,
+  department_id: space.type === 'department' ? space.departmentId : null,
+  course_id: space.type === 'course' ? space.courseId : null,
+});
+
+/** Inserts a page at revision 1 (its revision row with insertRevision). */
+export async function insertPage(db: Db, page: NewPage, position: number, at: string) {
+  await db
+    .insertInto('wiki_pages')
+    .values({
+      id: page.id,
+      ...spaceColumns(page.space),
+      parent_id: page.parentId,
+      position,
+      title: page.title,
+      title_key: page.titleKey,
+      status: page.status,
+      html: page.html,
+      revision: 1,
+      view_count: 0,
+      created_by: page.createdBy,
+      created_at: at,
+      updated_by: page.createdBy,
+      updated_at: at,
+      deleted_at: null,
+      deleted_by: null,
+    })
+    .execute();
+}
+
+export interface NewRevision {
+  pageId: string;
+  id: string;
+  number: number;
+  title: string;
+  html: string;
+  summary: string;
+  status: WikiPageStatus;
+  authorId: string;
+  restoredFrom: number | null;
+}
+
+/** Inserts a revision; the unique (page_id, number) refuses a number taken. */
+export async function insertRevision(db: Db, r: NewRevision, at: string): Promise<void> {
+  await db
+    .insertInto('wiki_revisions')
+    .values({
+      id: r.id,
+      page_id: r.pageId,
+      number: r.number,
+      title: r.title,
+      html: r.html,
+      summary: r.summary,
+      status: r.status,
+      author_id: r.authorId,
+      created_at: at,
+      restored_from: r.restoredFrom,
+      size: r.html.length,
+    })
+    .execute();
+}
+
+/**
+ * A save: ONE conditional update that moves the page from `baseRevision` to the next, only when
+ * that is still its revision and it is not in the trash. False when another save came first (or
+ * the page went to the trash or away): nothing was written.
+ */
+export async function advancePage(
+  db: Db,
+  change: {
+    pageId: string;
+    baseRevision: number;
+    title: string;
+    titleKey: string;
+    html: string;
+    status: WikiPageStatus;
+    by: string;
+  },
+  at: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('wiki_pages')
+    .set((eb) => ({
+      title: change.title,
+      title_key: change.titleKey,
+      html: change.html,
+      status: change.status,
+      revision: eb('revision', '+', 1),
+      updated_by: change.by,
+      updated_at: at,
+    }))
+    .where('id', '=', change.pageId)
+    .where('revision', '=', change.baseRevision)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Replaces the links of a page (from its current revision's HTML). */
+export async function replaceLinks(
+  db: Db,
+  pageId: string,
+  targets: readonly LinkTarget[],
+): Promise<void> {
+  await db.deleteFrom('wiki_links').where('from_page_id', '=', pageId).execute();
+  if (targets.length === 0) return;
+  await db
+    .insertInto('wiki_links')
+    .values(
+      targets.map((t) => ({
+        from_page_id: pageId,
+        to_page_id: t.kind === 'id' ? t.pageId : null,
+        to_space_key: t.kind === 'title' ? t.spaceKey : null,
+        to_title_key: t.kind === 'title' ? t.titleKey : null,
+      })),
+    )
+    .execute();
+}
+
+/**
+ * (Re)indexes a page from its row as it is now: title and plain text, its space's department or
+ * course. Only published pages out of the trash are in the index; anything else is taken out.
+ * Every write of what it shows calls it in its transaction.
+ */
+export async function indexPage(db: Db, id: string): Promise<void> {
+  const index = searchIndex(db);
+  const row = await db
+    .selectFrom('wiki_pages')
+    .select(['id', 'title', 'html', 'status', 'department_id', 'course_id', 'deleted_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row || row.deleted_at !== null || row.status !== 'published') {
+    await index.remove(db, WIKI_PAGE, id);
+    return;
+  }
+  await index.upsert(db, {
+    type: WIKI_PAGE,
+    id: row.id,
+    courseId: row.course_id,
+    departmentId: row.department_id,
+    title: row.title,
+    body: richTextToPlainText(row.html),
+  });
+}
+
+/** Moves a page to the trash; false when it is gone or already there. */
+export async function trashPage(db: Db, id: string, by: string, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('wiki_pages')
+    .set({ deleted_at: at, deleted_by: by })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Takes a page out of the trash (the unique title index may refuse it); false when not there. */
+export async function restorePage(db: Db, id: string): Promise<boolean> {
+  const result = await db
+    .updateTable('wiki_pages')
+    .set({ deleted_at: null, deleted_by: null })
+    .where('id', '=', id)
+    .where('deleted_at', 'is not', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Deletes a trashed page for good (its revisions, links and followers go by cascade; its
+ * children stay, at the top level); false when it was not in the trash.
+ */
+export async function deleteTrashedPage(db: Db, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('wiki_pages')
+    .select('id')
+    .where('id', '=', id)
+    .where('deleted_at', 'is not', null)
+    .executeTakeFirst();
+  if (!row) return false;
+  await db.updateTable('wiki_pages').set({ parent_id: null }).where('parent_id', '=', id).execute();
+  await db.deleteFrom('wiki_follows').where('page_id', '=', id).execute();
+  await db.deleteFrom('wiki_links').where('from_page_id', '=', id).execute();
+  await db.deleteFrom('wiki_revisions').where('page_id', '=', id).execute();
+  const result = await db
+    .deleteFrom('wiki_pages')
+    .where('id', '=', id)
+    .where('deleted_at', 'is not', null)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** The ids of every page in the trash. */
+export async function listTrashedIds(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectFrom('wiki_pages')
+    .select('id')
+    .where('deleted_at', 'is not', null)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** The ids of a course's pages (deleting the course deletes them, by cascade). */
+export async function listPageIdsOfCourse(db: Db, courseId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('wiki_pages')
+    .select('id')
+    .where('course_id', '=', courseId)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Counts one view (atomic); false when the page is gone or trashed. */
+export async function countView(db: Db, id: string): Promise<boolean> {
+  const result = await db
+    .updateTable('wiki_pages')
+    .set((eb) => ({ view_count: eb('view_count', '+', 1) }))
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+// ---------------------------------------------------------------- following
+
+export async function follow(db: Db, pageId: string, userId: string, at: string): Promise<void> {
+  await db
+    .insertInto('wiki_follows')
+    .values({ page_id: pageId, user_id: userId, created_at: at })
+    .onConflict((oc) => oc.columns(['page_id', 'user_id']).doNothing())
+    .execute();
+}
+
+export async function unfollow(db: Db, pageId: string, userId: string): Promise<void> {
+  await db
+    .deleteFrom('wiki_follows')
+    .where('page_id', '=', pageId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+export async function followState(
+  db: Db,
+  pageId: string,
+  userId: string,
+): Promise<{ following: boolean; followerCount: number }> {
+  const rows = await db
+    .selectFrom('wiki_follows')
+    .select(['user_id'])
+    .where('page_id', '=', pageId)
+    .execute();
+  return { following: rows.some((r) => r.user_id === userId), followerCount: rows.length };
+}
+
+// ---------------------------------------------------------------- moving
+
+/**
+ * Serialises changes of the tree's shape (moves) for the rest of the transaction, so two moves
+ * at once cannot both pass the cycle check: PostgreSQL takes a transaction-scoped advisory lock;
+ * SQLite runs one write transaction at a time anyway.
+ */
+export async function lockTree(db: Db): Promise<void> {
+  if (databaseKind(db) !== 'postgres') return;
+  await sql`select pg_advisory_xact_lock(hashtext('learning-hub:wiki-tree'))`.execute(db);
+}
+
+/** Puts pages (a moved subtree) in another space. */
+export async function setSpace(db: Db, ids: readonly string[], space: WikiSpaceRef): Promise<void> {
+  for (let i = 0; i < ids.length; i += 200) {
+    await db
+      .updateTable('wiki_pages')
+      .set(spaceColumns(space))
+      .where('id', 'in', ids.slice(i, i + 200))
+      .execute();
+  }
+}
+
+/**
+ * Gives a page its new parent and its place among the new siblings (out of the trash), which
+ * are numbered again from 0 in their order with the page at `position` (past the end: last).
+ */
+export async function placePage(
+  db: Db,
+  page: { id: string; spaceKey: string; parentId: string | null; position: number },
+): Promise<void> {
+  const siblings = await db
+    .selectFrom('wiki_pages')
+    .select(['id', 'position'])
+    .where('space_key', '=', page.spaceKey)
+    .where('parent_id', page.parentId === null ? 'is' : '=', page.parentId)
+    .where('id', '<>', page.id)
+    .where('deleted_at', 'is', null)
+    .orderBy('position')
+    .orderBy('title_key')
+    .orderBy('id')
+    .execute();
+  const order = siblings.map((s) => s.id);
+  order.splice(Math.min(page.position, order.length), 0, page.id);
+  const current = new Map(siblings.map((s) => [s.id, Number(s.position)]));
+  for (const [index, id] of order.entries()) {
+    if (id === page.id) {
+      await db
+        .updateTable('wiki_pages')
+        .set({ parent_id: page.parentId, position: index })
+        .where('id', '=', id)
+        .execute();
+    } else if (current.get(id) !== index) {
+      await db.updateTable('wiki_pages').set({ position: index }).where('id', '=', id).execute();
+    }
+  }
+}
