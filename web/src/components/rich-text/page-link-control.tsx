@@ -66,7 +66,7 @@ function PageLinkDialog({
   }, [opened, query, source]);
 
   // Only the answer to what the field says now counts.
-  const current = query && answer?.text === query ? answer : null;
+  const current = query !== '' && answer?.text === query ? answer : null;
   const loading = query !== '' && current === null;
   const options = current && 'options' in current ? current.options : [];
   const failed = current && 'failed' in current ? current.failed : null;
