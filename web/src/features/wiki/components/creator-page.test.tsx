@@ -69,7 +69,7 @@ describe('wiki page creator', () => {
       ).toBeVisible(),
     );
 
-    await user.click(screen.getByRole('combobox', { name: 'Parent page' }));
+    await user.click(screen.getByRole('combobox', { name: 'Parent page (optional)' }));
     await user.click(await screen.findByRole('option', { name: '– Patch panels' }));
     await user.click(screen.getByRole('button', { name: 'Publish' }));
 

@@ -237,8 +237,7 @@ function CreatorForm({
                 }}
               />
               <Select
-                label="Parent page"
-                description="Optional: the page this one goes under."
+                label="Parent page (optional)"
                 searchable
                 data={[{ value: TOP, label: 'None (top level)' }, ...parentOptions(nodes, null)]}
                 value={parent}

@@ -170,7 +170,11 @@ function RevisionRow({
       </Table.Td>
       <Table.Td>
         <Group gap={6} wrap="nowrap">
-          <Anchor component={Link} to={wikiPaths.revision(pageId, r.number)}>
+          <Anchor
+            component={Link}
+            to={wikiPaths.revision(pageId, r.number)}
+            style={{ whiteSpace: 'nowrap' }}
+          >
             {`Revision ${r.number}`}
           </Anchor>
           {current && (
