@@ -7,6 +7,8 @@
 import { Alert, Anchor, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link, Navigate, useSearchParams } from 'react-router';
+import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
+import { forbiddenReason } from '../../../lib/access-denial';
 import { errorCode } from '../../../lib/api-client';
 import { useWikiResolve, useWikiSpaces, wikiPaths } from '../api/wiki-api';
 import { useMayOpenCreator } from './wiki-format';
@@ -26,6 +28,8 @@ export function WikiGoPage() {
   }
   if (resolved.data) return <Navigate to={wikiPaths.page(resolved.data.id)} replace />;
   if (resolved.isPending) return <Loader aria-label="Finding the page" />;
+  const refused = forbiddenReason(resolved.error);
+  if (refused) return <AccessDeniedRedirect page="the wiki" reason={refused} to="/wiki" />;
   if (errorCode(resolved.error) !== 'NOT_FOUND') {
     return (
       <Missing heading={title}>

@@ -127,6 +127,24 @@ describe('wiki home', () => {
   });
 });
 
+describe('wiki access', () => {
+  it('sends someone the server refuses the wiki to the start page, saying why', async () => {
+    signedInAs(student, {
+      'GET /api/wiki/spaces': {
+        status: 403,
+        body: { code: 'FORBIDDEN', message: 'Missing required permission: wiki.view' },
+      },
+    });
+    const { router } = renderApp('/wiki');
+    expect(
+      await screen.findByText(
+        'You do not have access to the wiki: Missing required permission: wiki.view',
+      ),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+  });
+});
+
 describe('wiki trash', () => {
   const trashed = buildPage({ deletedAt: '2025-03-05T08:00:00.000Z' });
 

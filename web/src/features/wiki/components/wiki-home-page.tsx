@@ -26,7 +26,9 @@ import { useDebouncedCallback, useMediaQuery } from '@mantine/hooks';
 import { IconArrowLeft, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
 import { Pager } from '../../../components/pager';
+import { forbiddenReason } from '../../../lib/access-denial';
 import { useCan } from '../../../lib/auth/use-can';
 import { formatDateTime } from '../../../lib/format';
 import { useFilterParams } from '../../../lib/use-filter-params';
@@ -54,6 +56,8 @@ export function WikiHomePage() {
   const manageAny = spaceList.some((s) => s.can.manage);
   const mayTrash = manageAny || can.permission('wiki.delete', { scope: 'any' });
   const createIn = space?.can.create ? space : (spaceList.find((s) => s.can.create) ?? null);
+  const refused = forbiddenReason(spaces.error);
+  if (refused) return <AccessDeniedRedirect page="the wiki" reason={refused} />;
 
   return (
     <Stack gap="lg">
