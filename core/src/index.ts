@@ -17,3 +17,4 @@ export * from './contracts/search';
 export * from './contracts/library';
 export * from './contracts/wiki';
 export * from './contracts/departments';
+export * from './wiki-templates';

@@ -105,14 +105,14 @@ export const ROUTES: readonly RouteDef[] = [
     title: 'Wiki',
     access: 'authenticated',
     requirement: { permissions: ['library.view'] },
-    built: false,
+    built: true,
   },
   ...['/wiki/create', '/wiki-creator'].map((path): RouteDef => ({
     path,
     title: 'Wiki Page Creator',
     access: 'authenticated',
     requirement: { permissions: ['wiki.create'], roles: ['instructor', 'admin'] },
-    built: false,
+    built: true,
   })),
   ...['/course/create', '/course-creator'].map((path): RouteDef => ({
     path,

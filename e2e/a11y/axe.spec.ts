@@ -75,6 +75,9 @@ const LOADED: Record<string, (page: Page) => Locator> = {
   '/learning-management': (page) => page.getByRole('heading', { level: 2, name: 'Your courses' }),
   '/course/create': (page) => page.getByRole('textbox', { name: 'Course code' }),
   '/course-creator': (page) => page.getByRole('textbox', { name: 'Course code' }),
+  '/wiki': (page) => page.getByRole('navigation', { name: 'Spaces' }),
+  '/wiki/create': (page) => page.getByRole('textbox', { name: 'Title' }),
+  '/wiki-creator': (page) => page.getByRole('textbox', { name: 'Title' }),
 };
 
 /**

@@ -170,8 +170,8 @@ test('routes: the Access Denied panel of a refused page can be dismissed, and a 
 
 test('routes: pages not built yet say so plainly', async ({ page }) => {
   await signInAsRole(page, 'admin');
-  await page.goto('/wiki');
-  await expect(page.getByRole('heading', { level: 1, name: 'Wiki' })).toBeVisible();
+  await page.goto('/wiki-test');
+  await expect(page.getByRole('heading', { level: 1, name: 'Wiki Test' })).toBeVisible();
   await expect(page.getByText('This area is not available yet.')).toBeVisible();
 });
 

@@ -4,6 +4,7 @@ import { createBrowserRouter, type RouteObject } from 'react-router';
 import { ADMIN_CHILD_ROUTES } from '../features/admin/routes';
 import { CLASSROOM_CHILD_ROUTES } from '../features/classroom/routes';
 import { LIBRARY_CHILD_ROUTES } from '../features/library/routes';
+import { WIKI_CHILD_ROUTES } from '../features/wiki/routes';
 import { LearningLogoutPage } from '../features/auth/components/learning-logout-page';
 import { LoginPage } from '../features/auth/components/login-page';
 import { ErrorPage } from './error-page';
@@ -18,6 +19,8 @@ const loadCourseCreator: PageLoaderFn = () =>
   import('../features/course-creator/components/course-creator-page').then(
     (m) => m.CourseCreatorPage,
   );
+const loadWikiCreator: PageLoaderFn = () =>
+  import('../features/wiki/components/creator-page').then((m) => m.WikiCreatorPage);
 
 /** The built pages, loaded lazily; every other route of core's ROUTES shows the not-built notice. */
 export const BUILT_PAGES: Readonly<Record<string, PageLoaderFn>> = {
@@ -46,6 +49,9 @@ export const BUILT_PAGES: Readonly<Record<string, PageLoaderFn>> = {
   '/search': () => import('../features/search/components/search-page').then((m) => m.SearchPage),
   '/course/create': loadCourseCreator,
   '/course-creator': loadCourseCreator,
+  '/wiki': () => import('../features/wiki/components/wiki-layout').then((m) => m.WikiLayout),
+  '/wiki/create': loadWikiCreator,
+  '/wiki-creator': loadWikiCreator,
 };
 
 /**
@@ -63,6 +69,7 @@ const CHILD_ROUTES: Readonly<Record<string, RouteObject[]>> = {
   '/admin': ADMIN_CHILD_ROUTES,
   '/classroom': CLASSROOM_CHILD_ROUTES,
   '/library': LIBRARY_CHILD_ROUTES,
+  '/wiki': WIKI_CHILD_ROUTES,
 };
 
 /**

@@ -3,8 +3,9 @@
  * as a chunk of its own (docs/front-end.md). It produces the HTML the server's allow-list keeps
  * (docs/adding-an-area.md "Rich text"): headings h2–h4, marks, lists, quotes, code blocks, links,
  * tables, and images, video and file links from the app's own storage (`/api/files/<id>`,
- * uploaded here through `uploadFile`). The server sanitises whatever it is sent; this component
- * only keeps to what survives.
+ * uploaded here through `uploadFile`); with the wiki's props also checklists, callouts and links
+ * to pages (wiki-extensions.ts, page-link-control.tsx). The server sanitises whatever it is sent;
+ * this component only keeps to what survives.
  */
 import type { StoredFile } from '@learning-hub/core';
 import {
@@ -26,7 +27,10 @@ import { useEditor, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { useEffect, useId, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { uploadFile } from '../../lib/upload';
+import { CalloutControl } from './callout-control';
 import { EditorImage, rememberPreview, Video } from './media-extensions';
+import { PageLinkControl } from './page-link-control';
+import { Callout, CHECKLIST_EXTENSIONS } from './wiki-extensions';
 import '@mantine/tiptap/styles.css';
 import './rich-text.css';
 import type { RichTextEditorProps } from './rich-text-editor';
@@ -69,7 +73,7 @@ function MarkControls({ compact }: { compact: boolean }) {
 }
 
 /** Controls a phone finds behind "More formatting". */
-function SecondaryControls({ compact }: { compact: boolean }) {
+function SecondaryControls({ compact, blocks }: { compact: boolean; blocks: ReactNode }) {
   return (
     <>
       {compact && (
@@ -93,6 +97,7 @@ function SecondaryControls({ compact }: { compact: boolean }) {
         )}
         <MantineRte.Blockquote />
         <MantineRte.CodeBlock />
+        {blocks}
       </MantineRte.ControlsGroup>
       <MantineRte.ControlsGroup>
         {!compact && <MantineRte.Link />}
@@ -116,10 +121,16 @@ function SecondaryControls({ compact }: { compact: boolean }) {
 function EditorControls({
   compact,
   upload,
+  blocks,
+  pageLink,
   disabled,
 }: {
   compact: boolean;
   upload: ReactNode;
+  /** The block controls a feature adds (checklists, callouts). */
+  blocks: ReactNode;
+  /** The "Link to page" control, when the editor has one. */
+  pageLink: ReactNode;
   disabled: boolean;
 }) {
   const [more, setMore] = useState(false);
@@ -133,7 +144,8 @@ function EditorControls({
     return (
       <>
         <MarkControls compact={false} />
-        <SecondaryControls compact={false} />
+        <SecondaryControls compact={false} blocks={blocks} />
+        {pageLink && <MantineRte.ControlsGroup>{pageLink}</MantineRte.ControlsGroup>}
         <MantineRte.ControlsGroup>{upload}</MantineRte.ControlsGroup>
         {undo}
       </>
@@ -146,6 +158,7 @@ function EditorControls({
         <MantineRte.BulletList />
         <MantineRte.OrderedList />
         <MantineRte.Link />
+        {pageLink}
       </MantineRte.ControlsGroup>
       <MantineRte.ControlsGroup>{upload}</MantineRte.ControlsGroup>
       <Popover opened={more} onChange={setMore} position="bottom-end" withinPortal={false}>
@@ -163,7 +176,7 @@ function EditorControls({
         </Popover.Target>
         <Popover.Dropdown p="xs" maw="calc(100vw - 2rem)">
           <Group gap="xs">
-            <SecondaryControls compact />
+            <SecondaryControls compact blocks={blocks} />
             {undo}
           </Group>
         </Popover.Dropdown>
@@ -260,6 +273,9 @@ export default function RichTextEditor({
   required = false,
   onUploaded,
   minHeight = '12rem',
+  checklists = false,
+  callouts = false,
+  pageLinks,
 }: RichTextEditorProps) {
   const id = useId();
   const labelId = `${id}-label`;
@@ -286,6 +302,9 @@ export default function RichTextEditor({
       EditorImage,
       Video,
       TableKit.configure({ table: { resizable: false } }),
+      // The wiki's extras: read once, when the editor is made (a page does not switch them).
+      ...(checklists ? CHECKLIST_EXTENSIONS : []),
+      ...(callouts ? [Callout] : []),
     ],
     content: value,
     editable: !disabled,
@@ -370,6 +389,15 @@ export default function RichTextEditor({
                   onError={setUploadError}
                 />
               }
+              blocks={
+                checklists || callouts ? (
+                  <>
+                    {checklists && <MantineRte.TaskList aria-label="Checklist" title="Checklist" />}
+                    {callouts && <CalloutControl editor={editor} />}
+                  </>
+                ) : null
+              }
+              pageLink={pageLinks ? <PageLinkControl editor={editor} source={pageLinks} /> : null}
               disabled={controlsDisabled}
             />
           </fieldset>

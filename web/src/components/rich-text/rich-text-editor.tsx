@@ -10,6 +10,23 @@ import type { StoredFile } from '@learning-hub/core';
 import { Box, Loader, Stack, Text } from '@mantine/core';
 import { lazy, Suspense, type ComponentType } from 'react';
 
+/** A page a page link may point at (the wiki's picker: docs/wiki.md). */
+export interface PageLinkOption {
+  /** The link's target (`/wiki/pages/<id>`). */
+  href: string;
+  title: string;
+  /** Shown beside the title to tell pages of the same name apart (the space). */
+  detail?: string;
+}
+
+/** Where the "Link to page" control finds pages, and how it links to one not written yet. */
+export interface PageLinkSource {
+  /** Pages whose title matches the text, best first. */
+  search(text: string, signal: AbortSignal): Promise<PageLinkOption[]>;
+  /** The link to a page with this title that does not exist yet, or null when there cannot be one. */
+  newPageHref?(title: string): string | null;
+}
+
 export interface RichTextEditorProps {
   /** The document as HTML ('' for empty). */
   value: string;
@@ -25,6 +42,12 @@ export interface RichTextEditorProps {
   onUploaded?(file: StoredFile): void;
   /** Minimum height of the editable area, CSS (default 12rem). */
   minHeight?: string;
+  /** Checklists: lists of items with a box to tick (the wiki). */
+  checklists?: boolean;
+  /** Callouts: an info, tip, warning or danger box around blocks (the wiki). */
+  callouts?: boolean;
+  /** A "Link to page" control that searches pages by title (the wiki). */
+  pageLinks?: PageLinkSource;
 }
 
 let loading: Promise<{ default: ComponentType<RichTextEditorProps> }> | undefined;

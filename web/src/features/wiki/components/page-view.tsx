@@ -1,0 +1,477 @@
+/**
+ * /wiki/pages/:pageId: one page — breadcrumbs, title, who changed it last, its table of contents
+ * (a sticky side column on a wide screen, a fold at the top on a phone), the body, the pages under
+ * it and the pages that link to it, and the space's tree. Following is for every reader; Edit,
+ * History, Move, Move to trash, Restore and Delete for good follow what the server says the
+ * reader may do (`can`). Opening the page counts a view once.
+ */
+import type { WikiPage } from '@learning-hub/core';
+import {
+  Alert,
+  Anchor,
+  Box,
+  Breadcrumbs,
+  Button,
+  Collapse,
+  Grid,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import {
+  IconArrowsMove,
+  IconBell,
+  IconBellOff,
+  IconChevronDown,
+  IconChevronRight,
+  IconEdit,
+  IconHistory,
+  IconRestore,
+  IconTrash,
+  IconTrashX,
+} from '@tabler/icons-react';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
+import { ConfirmModal } from '../../../components/confirm-modal';
+import { forbiddenReason } from '../../../lib/access-denial';
+import { formatDateTime } from '../../../lib/format';
+import {
+  recordWikiView,
+  useFollowWikiPage,
+  usePurgeWikiPage,
+  useTrashWikiPage,
+  useWikiPage,
+  useWikiTree,
+  wikiPaths,
+} from '../api/wiki-api';
+import { MoveDialog } from './move-dialog';
+import { SpaceTree } from './space-tree';
+import { PurgeConfirm, useRestoreFromTrash } from './trash-actions';
+import { WikiContent } from './wiki-content';
+import { countText, PHONE_QUERY, StatusBadge, updatedLine } from './wiki-format';
+
+type Dialog = 'move' | 'trash' | 'purge' | null;
+
+export function WikiPageView() {
+  const { pageId = '' } = useParams();
+  const page = useWikiPage(pageId);
+  const viewed = useRef<string | null>(null);
+
+  useEffect(() => {
+    if (viewed.current === pageId) return;
+    viewed.current = pageId;
+    recordWikiView(pageId);
+  }, [pageId]);
+
+  if (page.isPending) return <Loader aria-label="Loading the page" />;
+  const refused = forbiddenReason(page.error);
+  if (refused) return <AccessDeniedRedirect page="this wiki page" reason={refused} to="/wiki" />;
+  if (page.isError) return <PageError message={page.error.message} />;
+  return <PageBody page={page.data} />;
+}
+
+/** A page that could not be loaded (not there, or hidden from the reader: the same 404). */
+export function PageError({ message }: { message: string }) {
+  return (
+    <Stack gap="md">
+      <Title order={1}>Wiki page</Title>
+      <Alert color="red" role="alert">
+        {message}
+      </Alert>
+      <Anchor component={Link} to="/wiki">
+        Back to the wiki
+      </Anchor>
+    </Stack>
+  );
+}
+
+/** Wiki › space › ancestors › the page. */
+export function PageBreadcrumbs({ page, current }: { page: WikiPage; current?: string }) {
+  return (
+    <Breadcrumbs separatorMargin={6} style={{ flexWrap: 'wrap', rowGap: 4 }}>
+      <Anchor component={Link} to="/wiki" size="sm">
+        Wiki
+      </Anchor>
+      <Anchor component={Link} to={wikiPaths.home(page.spaceKey)} size="sm">
+        {page.spaceName}
+      </Anchor>
+      {page.ancestors.map((a) => (
+        <Anchor key={a.id} component={Link} to={wikiPaths.page(a.id)} size="sm">
+          {a.title}
+        </Anchor>
+      ))}
+      {current ? (
+        <Anchor component={Link} to={wikiPaths.page(page.id)} size="sm">
+          {page.title}
+        </Anchor>
+      ) : null}
+      <Text size="sm" aria-current="page" lineClamp={1}>
+        {current ?? page.title}
+      </Text>
+    </Breadcrumbs>
+  );
+}
+
+function PageBody({ page }: { page: WikiPage }) {
+  const navigate = useNavigate();
+  const phone = useMediaQuery(PHONE_QUERY) ?? false;
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const trash = useTrashWikiPage();
+  const purge = usePurgeWikiPage();
+  const restore = useRestoreFromTrash();
+  const inTrash = page.deletedAt !== null;
+
+  return (
+    <Stack gap="lg">
+      <PageBreadcrumbs page={page} />
+      <Stack gap={4}>
+        <Group gap="sm" align="center">
+          <Title order={1} style={{ overflowWrap: 'anywhere' }}>
+            {page.title}
+          </Title>
+          <StatusBadge status={page.status} />
+        </Group>
+        <Text size="sm" c="dimmed">
+          {updatedLine(page)}
+        </Text>
+      </Stack>
+
+      {inTrash && (
+        <Alert color="yellow" title="In the trash">
+          {`Moved to the trash ${formatDateTime(page.deletedAt)}. Only people who may restore it see it.`}
+        </Alert>
+      )}
+
+      <Group gap="xs" wrap="wrap">
+        {!inTrash && <FollowButton page={page} />}
+        {page.can.edit && !inTrash && (
+          <Button
+            component={Link}
+            to={wikiPaths.edit(page.id)}
+            leftSection={<IconEdit size={16} aria-hidden />}
+          >
+            Edit
+          </Button>
+        )}
+        <Button
+          component={Link}
+          to={wikiPaths.history(page.id)}
+          variant="default"
+          leftSection={<IconHistory size={16} aria-hidden />}
+        >
+          History
+        </Button>
+        {page.can.move && !inTrash && (
+          <Button
+            variant="default"
+            leftSection={<IconArrowsMove size={16} aria-hidden />}
+            onClick={() => setDialog('move')}
+          >
+            Move
+          </Button>
+        )}
+        {page.can.delete && !inTrash && (
+          <Button
+            variant="default"
+            color="red"
+            leftSection={<IconTrash size={16} aria-hidden />}
+            onClick={() => {
+              trash.reset();
+              setDialog('trash');
+            }}
+          >
+            Move to trash
+          </Button>
+        )}
+        {page.can.delete && inTrash && (
+          <Button
+            leftSection={<IconRestore size={16} aria-hidden />}
+            loading={restore.busy}
+            onClick={() => restore.run(page)}
+          >
+            Restore
+          </Button>
+        )}
+        {page.can.purge && inTrash && (
+          <Button
+            variant="default"
+            color="red"
+            leftSection={<IconTrashX size={16} aria-hidden />}
+            onClick={() => {
+              purge.reset();
+              setDialog('purge');
+            }}
+          >
+            Delete for good
+          </Button>
+        )}
+      </Group>
+
+      <Grid gap="xl">
+        <Grid.Col span={{ base: 12, md: 8, lg: 9 }}>
+          <Stack gap="lg">
+            {phone && page.headings.length > 0 && <PhoneContents page={page} />}
+            <Box component="article" aria-label={page.title}>
+              {page.html ? (
+                <WikiContent html={page.html} />
+              ) : (
+                <Text c="dimmed">This page is empty.</Text>
+              )}
+            </Box>
+            <LinkedPages page={page} />
+            {phone && !inTrash && <PhoneTree page={page} />}
+          </Stack>
+        </Grid.Col>
+        {!phone && (
+          <Grid.Col span={{ md: 4, lg: 3 }}>
+            <Stack
+              gap="md"
+              pos="sticky"
+              top="calc(var(--app-shell-header-offset, 0rem) + 1rem)"
+              style={{ maxHeight: 'calc(100vh - 6rem)', overflowY: 'auto' }}
+            >
+              {page.headings.length > 0 && (
+                <Paper withBorder p="sm">
+                  <Contents page={page} />
+                </Paper>
+              )}
+              {!inTrash && (
+                <Paper withBorder p="sm">
+                  <Title order={2} size="h5" mb="xs">
+                    {`Pages of ${page.spaceName}`}
+                  </Title>
+                  <PageTree page={page} />
+                </Paper>
+              )}
+            </Stack>
+          </Grid.Col>
+        )}
+      </Grid>
+
+      {page.can.move && (
+        <MoveDialog page={page} opened={dialog === 'move'} onClose={() => setDialog(null)} />
+      )}
+      <ConfirmModal
+        opened={dialog === 'trash'}
+        title="Move to trash"
+        confirmLabel="Move to trash"
+        danger
+        busy={trash.isPending}
+        error={trash.isError ? trash.error.message : null}
+        onClose={() => setDialog(null)}
+        onConfirm={() =>
+          trash.mutate(page.id, {
+            onSuccess: () => {
+              setDialog(null);
+              notifications.show({
+                color: 'green',
+                message: `“${page.title}” was moved to the trash. It can be restored from there.`,
+              });
+              void navigate(wikiPaths.home(page.spaceKey));
+            },
+          })
+        }
+      >
+        {`Move “${page.title}” to the trash? Readers no longer see it; the pages under it stay in the wiki. It can be restored from the trash.`}
+      </ConfirmModal>
+      <PurgeConfirm
+        opened={dialog === 'purge'}
+        title={page.title}
+        busy={purge.isPending}
+        error={purge.isError ? purge.error.message : null}
+        onClose={() => setDialog(null)}
+        onConfirm={() =>
+          purge.mutate(page.id, {
+            onSuccess: () => {
+              setDialog(null);
+              notifications.show({
+                color: 'green',
+                message: `“${page.title}” was deleted for good.`,
+              });
+              void navigate(wikiPaths.trash);
+            },
+          })
+        }
+      />
+    </Stack>
+  );
+}
+
+function FollowButton({ page }: { page: WikiPage }) {
+  const follow = useFollowWikiPage(page.id);
+  return (
+    <Group gap={6} wrap="nowrap">
+      <Button
+        variant={page.following ? 'light' : 'default'}
+        leftSection={
+          page.following ? (
+            <IconBellOff size={16} aria-hidden />
+          ) : (
+            <IconBell size={16} aria-hidden />
+          )
+        }
+        loading={follow.isPending}
+        onClick={() =>
+          follow.mutate(!page.following, {
+            onError: (error) => notifications.show({ color: 'red', message: error.message }),
+          })
+        }
+      >
+        {page.following ? 'Unfollow' : 'Follow'}
+      </Button>
+      <Text size="sm" c="dimmed" aria-live="polite">
+        {countText(page.followerCount, 'follower', 'followers')}
+      </Text>
+    </Group>
+  );
+}
+
+/** The table of contents: the page's h2–h4, indented by level, each a link to its anchor. */
+function Contents({ page, headingless }: { page: WikiPage; headingless?: boolean }) {
+  return (
+    <Box component="nav" aria-label="Contents">
+      {!headingless && (
+        <Title order={2} size="h5" mb="xs">
+          Contents
+        </Title>
+      )}
+      <Box component="ol" m={0} p={0} style={{ listStyle: 'none' }}>
+        {page.headings.map((h) => (
+          <Box component="li" key={h.id} pl={`${(h.level - 2) * 0.75}rem`} py={2}>
+            <Anchor href={`#${h.id}`} size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {h.text}
+            </Anchor>
+          </Box>
+        ))}
+      </Box>
+    </Box>
+  );
+}
+
+/** On a phone, the contents fold at the top of the page. */
+function PhoneContents({ page }: { page: WikiPage }) {
+  const [opened, { toggle }] = useDisclosure(false);
+  return (
+    <Paper withBorder p="xs">
+      <Button
+        variant="subtle"
+        fullWidth
+        justify="space-between"
+        rightSection={
+          opened ? (
+            <IconChevronDown size={16} aria-hidden />
+          ) : (
+            <IconChevronRight size={16} aria-hidden />
+          )
+        }
+        aria-expanded={opened}
+        aria-controls="wiki-phone-contents"
+        onClick={toggle}
+      >
+        Contents
+      </Button>
+      <Collapse expanded={opened} id="wiki-phone-contents">
+        <Box pt="xs">
+          <Contents page={page} headingless />
+        </Box>
+      </Collapse>
+    </Paper>
+  );
+}
+
+function PageTree({ page }: { page: WikiPage }) {
+  const tree = useWikiTree(page.spaceKey);
+  if (tree.isPending) return <Loader size="xs" aria-label="Loading the pages" />;
+  if (tree.isError) return <Text size="sm">{tree.error.message}</Text>;
+  return (
+    <SpaceTree
+      pages={tree.data.pages}
+      currentPageId={page.id}
+      label={`Pages of ${page.spaceName}`}
+    />
+  );
+}
+
+function PhoneTree({ page }: { page: WikiPage }) {
+  const [opened, { toggle }] = useDisclosure(false);
+  return (
+    <Paper withBorder p="xs">
+      <Button
+        variant="subtle"
+        fullWidth
+        justify="space-between"
+        aria-expanded={opened}
+        aria-controls="wiki-phone-tree"
+        rightSection={
+          opened ? (
+            <IconChevronDown size={16} aria-hidden />
+          ) : (
+            <IconChevronRight size={16} aria-hidden />
+          )
+        }
+        onClick={toggle}
+      >
+        {`Pages of ${page.spaceName}`}
+      </Button>
+      <Collapse expanded={opened} id="wiki-phone-tree">
+        <Box pt="xs">{opened && <PageTree page={page} />}</Box>
+      </Collapse>
+    </Paper>
+  );
+}
+
+/** The pages under this one, and the pages that link to it. */
+function LinkedPages({ page }: { page: WikiPage }) {
+  return (
+    <>
+      {page.children.length > 0 && (
+        <Stack gap="xs" component="section" aria-labelledby="wiki-children">
+          <Title order={2} size="h4" id="wiki-children">
+            Pages under this one
+          </Title>
+          <Box component="ul" m={0} pl="md">
+            {page.children.map((c) => (
+              <li key={c.id}>
+                <Group gap={6} wrap="nowrap">
+                  <Anchor component={Link} to={wikiPaths.page(c.id)}>
+                    {c.title}
+                  </Anchor>
+                  <StatusBadge status={c.status} />
+                </Group>
+              </li>
+            ))}
+          </Box>
+        </Stack>
+      )}
+      <Stack gap="xs" component="section" aria-labelledby="wiki-backlinks">
+        <Title order={2} size="h4" id="wiki-backlinks">
+          Linked from
+        </Title>
+        {page.backlinks.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No other page links here yet.
+          </Text>
+        ) : (
+          <Box component="ul" m={0} pl="md">
+            {page.backlinks.map((b) => (
+              <li key={b.id}>
+                <Anchor component={Link} to={wikiPaths.page(b.id)}>
+                  {b.title}
+                </Anchor>
+                {b.spaceName !== page.spaceName && (
+                  <Text component="span" size="sm" c="dimmed">{` · ${b.spaceName}`}</Text>
+                )}
+              </li>
+            ))}
+          </Box>
+        )}
+      </Stack>
+    </>
+  );
+}
