@@ -236,10 +236,10 @@ function SideBySide({ diff }: { diff: WikiDiff }) {
   const { segments, isOpen, openFold } = useFolds(diff);
   const row = ({ block, index }: { block: Block; index: number }) => (
     <Table.Tr key={index} data-op={block.op}>
-      <Table.Td className="wiki-diff-cell" data-tag={block.tag}>
+      <Table.Td className="wiki-diff-cell" data-tag={block.from === null ? undefined : block.tag}>
         <BlockText block={block} side="from" />
       </Table.Td>
-      <Table.Td className="wiki-diff-cell" data-tag={block.tag}>
+      <Table.Td className="wiki-diff-cell" data-tag={block.to === null ? undefined : block.tag}>
         <BlockText block={block} side="to" />
       </Table.Td>
     </Table.Tr>
