@@ -178,6 +178,7 @@ describe.skipIf(!available)(`authorization matrix (${TEST_DB_KIND})`, () => {
       jobId: 'no-such-job',
       itemId: 'no-such-item',
       categoryId: 'no-such-category',
+      name: DEPARTMENT,
     });
 
     const assignment = (userId: string, extra: Partial<ContextAssignment>): ContextAssignment => ({
