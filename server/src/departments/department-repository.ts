@@ -14,7 +14,7 @@ import {
   type ContextRoleId,
   type DepartmentMember,
 } from '@learning-hub/core';
-import { sql, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { DepartmentNameTakenError, isFormerSlugOfAnother } from '../auth/user-repository';
 import { likePattern } from '../courses/course-repository';
 import type { Db } from '../db';
@@ -162,24 +162,36 @@ const inForce = (nowIso: string) =>
   sql<SqlBool>`(a.is_active = 1 and (a.expires_at is null or a.expires_at > ${nowIso}) and a.roles <> '[]')`;
 
 /**
- * The ids (`user_id`) of a department's members: active users whose account names it, and active
- * users with an assignment in force there. Every figure of the department pages counts this set.
+ * A department's members come in two disjoint kinds, and every query of them reads the two
+ * separately (no de-duplication to pay for): the active users whose account names the department
+ * (`byAccount`, from the index on users' department, activity and name order: migration 0019),
+ * and the active users of another department or none with an assignment in force there
+ * (`byAssignment`, from the index on assignments by context and user).
  */
-function memberIds(db: Db, departmentId: string, nowIso: string) {
+function byAccount(db: Db, departmentId: string) {
   return db
-    .selectFrom('users')
-    .select('users.id as user_id')
-    .where('users.department_id', '=', departmentId)
-    .where('users.is_active', '=', 1)
-    .union(
-      db
-        .selectFrom('context_assignments as a')
-        .innerJoin('users as u', 'u.id', 'a.user_id')
-        .select('a.user_id')
-        .where('a.context_key', '=', departmentKey(departmentId))
-        .where(inForce(nowIso))
-        .where('u.is_active', '=', 1),
+    .selectFrom('users as u')
+    .where('u.department_id', '=', departmentId)
+    .where('u.is_active', '=', 1);
+}
+
+function byAssignment(db: Db, departmentId: string, nowIso: string) {
+  return db
+    .selectFrom('context_assignments as a')
+    .innerJoin('users as u', 'u.id', 'a.user_id')
+    .where('a.context_key', '=', departmentKey(departmentId))
+    .where(inForce(nowIso))
+    .where('u.is_active', '=', 1)
+    .where((eb) =>
+      eb.or([eb('u.department_id', 'is', null), eb('u.department_id', '<>', departmentId)]),
     );
+}
+
+/** The ids (`user_id`) of a department's members: both kinds. */
+function memberIds(db: Db, departmentId: string, nowIso: string) {
+  return byAccount(db, departmentId)
+    .select('u.id as user_id')
+    .unionAll(byAssignment(db, departmentId, nowIso).select('a.user_id'));
 }
 
 /** Members per department (all of them, or the ones named). */
@@ -188,36 +200,43 @@ export async function countMembers(
   nowIso: string,
   departmentIds?: readonly string[],
 ): Promise<Map<string, number>> {
-  if (departmentIds?.length === 1) {
-    const id = departmentIds[0] as string;
-    const row = await db
-      .selectFrom(memberIds(db, id, nowIso).as('m'))
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .executeTakeFirstOrThrow();
-    return new Map([[id, Number(row.n)]]);
-  }
-  const byAccount = db
-    .selectFrom('users')
-    .select(['users.department_id as department_id', 'users.id as user_id'])
-    .where('users.department_id', 'is not', null)
-    .where('users.is_active', '=', 1);
-  const byAssignment = db
+  if (departmentIds?.length === 0) return new Map();
+  let accounts = db
+    .selectFrom('users as u')
+    .select(['u.department_id', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('u.is_active', '=', 1)
+    .groupBy('u.department_id');
+  let assignments = db
     .selectFrom('context_assignments as a')
     .innerJoin('users as u', 'u.id', 'a.user_id')
-    .select([sql<string>`substr(a.context_key, 12)`.as('department_id'), 'a.user_id'])
+    .select(['a.context_key', (eb) => eb.fn.countAll<number | string>().as('n')])
     .where('a.context_type', '=', 'department')
     .where(inForce(nowIso))
-    .where('u.is_active', '=', 1);
-  let query = db
-    .selectFrom(byAccount.union(byAssignment).as('m'))
-    .select(['m.department_id', (eb) => eb.fn.countAll<number | string>().as('n')])
-    .groupBy('m.department_id');
+    .where('u.is_active', '=', 1)
+    .where((eb) =>
+      eb.or([
+        eb('u.department_id', 'is', null),
+        eb(sql`${sql.lit('department:')} || u.department_id`, '<>', eb.ref('a.context_key')),
+      ]),
+    )
+    .groupBy('a.context_key');
   if (departmentIds) {
-    if (departmentIds.length === 0) return new Map();
-    query = query.where('m.department_id', 'in', [...departmentIds]);
+    accounts = accounts.where('u.department_id', 'in', [...departmentIds]);
+    assignments = assignments.where('a.context_key', 'in', departmentIds.map(departmentKey));
+  } else {
+    accounts = accounts.where('u.department_id', 'is not', null);
   }
-  const rows = await query.execute();
-  return new Map(rows.map((r) => [r.department_id as string, Number(r.n)]));
+  const [byAccounts, byAssignments] = await Promise.all([
+    accounts.execute(),
+    assignments.execute(),
+  ]);
+  const out = new Map<string, number>();
+  for (const r of byAccounts) out.set(r.department_id as string, Number(r.n));
+  for (const r of byAssignments) {
+    const id = r.context_key.slice('department:'.length);
+    out.set(id, (out.get(id) ?? 0) + Number(r.n));
+  }
+  return out;
 }
 
 /** A person's name for display: first and last name, else the username. */
@@ -236,7 +255,7 @@ export async function listManagers(
     .select(['a.context_key', 'u.id', 'u.username', 'u.firstname', 'u.lastname'])
     .where('a.context_type', '=', 'department')
     .where(inForce(nowIso))
-    .where('a.roles', 'like', '%"department-manager"%')
+    .where('a.roles', 'like', MANAGER)
     .where('u.is_active', '=', 1);
   if (departmentIds) {
     if (departmentIds.length === 0) return new Map();
@@ -296,6 +315,9 @@ export function toMember(
   };
 }
 
+const MANAGER = '%"department-manager"%';
+const MEMBER = '%"department-member"%';
+
 /** `u.firstname`, `u.lastname`, `u.username` or the whole name contain the search, any case. */
 function personMatches(search: string) {
   const pattern = likePattern(search);
@@ -317,62 +339,62 @@ export interface MemberPageFilter {
 
 /**
  * One page of a department's members by last name, first name and username, and how many match:
- * the member set (memberIds) joined with each one's assignment there (at most one: the primary
- * key is user and context), searched and paged in SQL.
+ * the two kinds of member (byAccount, each with their assignment there if any, and
+ * byAssignment), each read in that order, merged and cut to the page by the database — the
+ * members by account stream from the index in name order, so a page reads little more than
+ * itself. Searched in SQL; counted per kind.
  */
 export async function listMembersPage(
   db: Db,
   filter: MemberPageFilter,
 ): Promise<{ members: DepartmentMember[]; total: number }> {
   const { departmentId, nowIso } = filter;
-  let base = db
-    .selectFrom('users as u')
-    .leftJoin('context_assignments as a', (join) =>
+  const { search, role } = filter;
+  const matching = <Q extends { where(e: RawBuilder<SqlBool>): Q }>(q: Q): Q =>
+    search ? q.where(personMatches(search)) : q;
+  const accounts = matching(
+    byAccount(db, departmentId).leftJoin('context_assignments as a', (join) =>
       join
         .onRef('a.user_id', '=', 'u.id')
         .on('a.context_key', '=', departmentKey(departmentId))
         .on(inForce(nowIso)),
-    )
-    .where('u.id', 'in', memberIds(db, departmentId, nowIso));
-  if (filter.search) base = base.where(personMatches(filter.search));
-  if (filter.role === 'department-manager') {
-    base = base.where('a.roles', 'like', '%"department-manager"%');
-  } else if (filter.role === 'department-member') {
-    base = base.where((eb) =>
-      eb.or([
-        eb('u.department_id', '=', departmentId),
-        eb('a.roles', 'like', '%"department-member"%'),
-      ]),
-    );
-  }
-  const rows = await base
-    .select([
-      'u.id',
-      'u.username',
-      'u.firstname',
-      'u.lastname',
-      'u.department_id',
-      'a.roles',
-      'a.expires_at',
-      (eb) => eb.fn.countAll<number | string>().over().as('n'),
-    ])
-    .orderBy('u.lastname')
-    .orderBy('u.firstname')
-    .orderBy('u.username_key')
-    .limit(filter.limit)
-    .offset(filter.offset)
-    .execute();
-  const total =
-    rows.length > 0
-      ? Number(rows[0]?.n ?? 0)
-      : Number(
-          (
-            await base
-              .select((eb) => eb.fn.countAll<number | string>().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
-  return { members: rows.map((r) => toMember(departmentId, r)), total };
+    ),
+  ).$if(role === 'department-manager', (q) => q.where('a.roles', 'like', MANAGER));
+  const assignments = matching(byAssignment(db, departmentId, nowIso))
+    .$if(role === 'department-manager', (q) => q.where('a.roles', 'like', MANAGER))
+    .$if(role === 'department-member', (q) => q.where('a.roles', 'like', MEMBER));
+  const columns = [
+    'u.id',
+    'u.username',
+    'u.firstname',
+    'u.lastname',
+    'u.username_key',
+    'u.department_id',
+    'a.roles',
+    'a.expires_at',
+  ] as const;
+  const [rows, accountCount, assignmentCount] = await Promise.all([
+    accounts
+      .select(columns)
+      .unionAll(assignments.select(columns))
+      .orderBy('lastname')
+      .orderBy('firstname')
+      .orderBy('username_key')
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .execute(),
+    // Counted without the assignment unless a manager is asked for: index only.
+    role === 'department-manager'
+      ? accounts.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()
+      : matching(byAccount(db, departmentId))
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .executeTakeFirstOrThrow(),
+    assignments.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    members: rows.map((r) => toMember(departmentId, r)),
+    total: Number(accountCount.n) + Number(assignmentCount.n),
+  };
 }
 
 /** One person and how they belong to a department now (null: no such user). */
@@ -472,7 +494,7 @@ export interface MemberProgress {
  * assignment, as the catalogue counts them), how many of them completed every lesson, and their
  * average progress — each learner's percent as the classroom computes it (toProgress: completed
  * lessons of all, rounded down), averaged and rounded. One query, whatever the courses and
- * members; a learner's completed lessons are counted over lesson_progress's (user, course) index.
+ * members; a learner's completed lessons are read over lesson_progress's (user, course) index.
  */
 export async function memberProgressByCourse(
   db: Db,
@@ -481,18 +503,19 @@ export async function memberProgressByCourse(
   nowIso: string,
 ): Promise<Map<string, MemberProgress>> {
   if (courseIds.length === 0) return new Map();
+  // Each enrolled member with their completed lessons (a grouped join: a correlated count would
+  // be repeated by SQLite for every use of it in the sums below).
   const enrolled = db
     .selectFrom('context_assignments as e')
+    .leftJoin('lesson_progress as lp', (join) =>
+      join
+        .onRef('lp.user_id', '=', 'e.user_id')
+        .on(sql<SqlBool>`lp.course_id = substr(e.context_key, 8)`)
+        .on('lp.completed_at', 'is not', null),
+    )
     .select([
       sql<string>`substr(e.context_key, 8)`.as('course_id'),
-      (eb) =>
-        eb
-          .selectFrom('lesson_progress as lp')
-          .select((inner) => inner.fn.countAll<number>().as('n'))
-          .whereRef('lp.user_id', '=', 'e.user_id')
-          .where(sql<SqlBool>`lp.course_id = substr(e.context_key, 8)`)
-          .where('lp.completed_at', 'is not', null)
-          .as('done'),
+      (eb) => eb.fn.count<number>('lp.lesson_id').as('done'),
     ])
     .where(
       'e.context_key',
@@ -502,7 +525,8 @@ export async function memberProgressByCourse(
     .where('e.roles', 'like', '%"course-student"%')
     .where('e.is_active', '=', 1)
     .where((eb) => eb.or([eb('e.expires_at', 'is', null), eb('e.expires_at', '>', nowIso)]))
-    .where('e.user_id', 'in', memberIds(db, departmentId, nowIso));
+    .where('e.user_id', 'in', memberIds(db, departmentId, nowIso))
+    .groupBy(['e.context_key', 'e.user_id']);
   const lessons = db
     .selectFrom('lessons')
     .select(['course_id', (eb) => eb.fn.countAll<number>().as('n')])

@@ -36,6 +36,7 @@ import { departmentSlug, findDepartmentBySlug, type UserRecord } from '../../aut
 import { listCataloguePage } from '../../courses/course-repository';
 import { visibilityOf } from '../../courses/course-views';
 import type { Db } from '../../db';
+import type { ChangeTracker } from '../../db/change-tracker';
 import {
   countMembers,
   findDepartmentRow,
@@ -46,7 +47,9 @@ import {
   memberProgressByCourse,
   wikiSummary,
   type DepartmentRow,
+  type MemberProgress,
 } from '../../departments/department-repository';
+import { FiguresCache } from '../../departments/figures-cache';
 import {
   createDepartmentFor,
   DEPARTMENT_MESSAGES as M,
@@ -85,11 +88,17 @@ const COURSES_MAX = 100;
 const LATEST_MAX = 8;
 const CANDIDATES_MAX = 10;
 
-const departmentRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
-  app,
-  { db, now },
-) => {
+const departmentRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  now: () => number;
+  changes?: ChangeTracker | null;
+}> = async (app, { db, now, changes = null }) => {
   const deps = { db, access: app.access, now };
+  const progressCache = new FiguresCache<Map<string, MemberProgress>>(
+    changes,
+    ['users', 'context_assignments', 'lessons', 'lesson_progress'],
+    now,
+  );
   const iso = () => new Date(now()).toISOString();
   const actorOf = (request: FastifyRequest) => ({
     user: currentUser(request),
@@ -259,11 +268,9 @@ const departmentRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
           ? wikiSummary(db, found.id, LATEST_MAX)
           : Promise.resolve({ spaceKey: `department:${found.id}`, pageCount: 0, pages: [] }),
       ]);
-      const progress = await memberProgressByCourse(
-        db,
-        found.id,
-        catalogue.courses.map((c) => c.id),
-        new Date(at).toISOString(),
+      const courseIds = catalogue.courses.map((c) => c.id);
+      const progress = await progressCache.get(`${found.id} ${courseIds.join(' ')}`, () =>
+        memberProgressByCourse(db, found.id, courseIds, new Date(at).toISOString()),
       );
       return {
         ...summary,
