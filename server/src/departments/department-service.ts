@@ -11,6 +11,7 @@ import {
   assignmentReplaceDenial,
   isAdmin,
   type AccessContext,
+  type AccessRequirement,
   type AccessSubject,
   type ContextAssignment,
   type DepartmentMember,
@@ -53,6 +54,15 @@ export const DEPARTMENT_MESSAGES = {
     'You cannot change your own membership or role in a department. Ask another manager or an admin.',
 } as const;
 const M = DEPARTMENT_MESSAGES;
+
+/**
+ * Administering departments (creating, renaming, archiving): what the admin routes require — the
+ * admin role with system.admin (every admin holds it).
+ */
+export const DEPARTMENT_ADMIN = {
+  permissions: ['system.admin'],
+  roles: ['admin'],
+} as const satisfies AccessRequirement;
 
 /** The two roles a department page hands out, as the stored assignment's roles. */
 export function rolesFor(role: 'department-member' | 'department-manager') {
@@ -126,7 +136,6 @@ export async function updateDepartmentFor(
   departmentId: string,
   changes: { name?: string | undefined; description?: string | undefined; archived?: boolean },
 ): Promise<DepartmentRow> {
-  const admin = isAdmin(user);
   const at = new Date(deps.now()).toISOString();
   try {
     return await deps.db.transaction().execute(async (trx) => {
@@ -135,8 +144,14 @@ export async function updateDepartmentFor(
       const renames = changes.name !== undefined && changes.name !== department.name;
       const archives =
         changes.archived !== undefined && changes.archived !== (department.archivedAt !== null);
-      // A name or archived state sent unchanged (a whole form sent back) is no change.
-      if ((renames || archives) && !admin) throw new AppError('FORBIDDEN', M.adminOnly);
+      // A name or archived state sent unchanged (a whole form sent back) is no change. The
+      // route lets managers in (department.manage); the rest is the admins' (an audited check).
+      if (
+        (renames || archives) &&
+        !deps.access.decide(user.id, DEPARTMENT_ADMIN, undefined).allowed
+      ) {
+        throw new AppError('FORBIDDEN', M.adminOnly);
+      }
       const staysArchived = department.archivedAt !== null && changes.archived !== false;
       if (changes.description !== undefined && staysArchived) {
         throw new AppError('CONFLICT', M.archived(department.name));

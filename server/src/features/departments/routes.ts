@@ -52,6 +52,7 @@ import {
 import { FiguresCache } from '../../departments/figures-cache';
 import {
   createDepartmentFor,
+  DEPARTMENT_ADMIN,
   DEPARTMENT_MESSAGES as M,
   removeMember,
   setMember,
@@ -70,7 +71,10 @@ const VIEW = {
   scope: IN_DEPARTMENT,
 };
 const MANAGE = { permissions: ['department.manage' as const], scope: IN_DEPARTMENT };
-const ADMIN = { permissions: ['system.admin' as const], roles: ['admin' as const] };
+const ADMIN = {
+  permissions: [...DEPARTMENT_ADMIN.permissions],
+  roles: [...DEPARTMENT_ADMIN.roles],
+};
 
 /** The refusals of a member change (API description). */
 const MEMBER_REFUSALS = {
@@ -299,7 +303,7 @@ const departmentRoutes: FastifyPluginAsyncZod<{
         wiki,
         can: {
           manage: found.archivedAt === null && engine.check(user.id, 'department.manage', context),
-          administer: isAdmin(user),
+          administer: app.access.decide(user.id, DEPARTMENT_ADMIN, undefined).allowed,
         },
       };
     },
