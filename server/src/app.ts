@@ -181,7 +181,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(courseRoutes, { db, now });
   await app.register(lessonsRoutes, { db, now });
   await app.register(participantsRoutes, { db, now });
-  await app.register(departmentRoutes, { db, now });
+  await app.register(departmentRoutes, { db, now, changes: options.changes ?? null });
   await app.register(adminUsersRoutes, { db, now });
   await app.register(manageUsersRoutes, { db, now });
   await app.register(adminRolesRoutes, { db, now });

@@ -64,7 +64,8 @@ export async function requireKnownRole(db: Db, role: string): Promise<void> {
 
 async function requireDepartment(db: Db, departmentId: string | null): Promise<void> {
   if (departmentId === null) return;
-  if (!(await findDepartment(db, departmentId))) {
+  // By id only: findDepartment also matches a name, which is no department id.
+  if ((await findDepartment(db, departmentId))?.id !== departmentId) {
     throw new AppError('VALIDATION_ERROR', `No such department: ${departmentId}`);
   }
 }

@@ -26,9 +26,9 @@ import { describeContextTarget } from '../access/context-labels';
 import type { Db } from '../db';
 import { ProviderFailure, type Identity } from './providers/types';
 import {
-  createDepartment,
+  findDepartmentForName,
   createUser,
-  findDepartment,
+  findOrCreateDepartment,
   findUserByExternalId,
   findUserById,
   findUserByUsername,
@@ -182,12 +182,9 @@ export async function applyIdentity(
 
   let departmentId: string | null | undefined = undefined;
   if (identity.department) {
-    const found = await findDepartment(db, identity.department);
-    departmentId = found
-      ? found.id
-      : options.dryRun
-        ? null
-        : (await createDepartment(db, { name: identity.department }, at)).id;
+    departmentId = options.dryRun
+      ? ((await findDepartmentForName(db, identity.department))?.id ?? null)
+      : (await findOrCreateDepartment(db, identity.department, at)).id;
   }
   const provider: ProviderFields = {
     authSource: identity.providerId,

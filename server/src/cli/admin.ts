@@ -33,8 +33,7 @@ import {
 import { hashPassword, passwordPolicyProblem, type PasswordOwner } from '../auth/passwords';
 import { revokeUserSessions } from '../auth/session-repository';
 import {
-  createDepartment,
-  findDepartment,
+  findOrCreateDepartment,
   findUserByUsername,
   listUsers,
   setPasswordHash,
@@ -149,10 +148,7 @@ export async function runAdminCommand(db: Db, argv: string[], now = new Date()):
       }
       let departmentId: string | null = null;
       if (department) {
-        const found =
-          (await findDepartment(db, department)) ??
-          (await createDepartment(db, { name: department }, at));
-        departmentId = found.id;
+        departmentId = (await findOrCreateDepartment(db, department, at)).id;
       }
       const chosen = await choosePassword(values, {
         username,

@@ -1,6 +1,7 @@
 /**
  * Demo data for an empty embedded database: three departments of a fiber-network company and
- * one account per system role. The README lists the passwords. Production deployments switch
+ * one account per system role (their courses, classroom and department pages in the seed-*.ts
+ * files beside it). The README lists the passwords. Production deployments switch
  * this off (SEED_DEMO=false) and create their first admin with the admin command line.
  */
 import type { ContextRoleId } from '@learning-hub/core';
@@ -16,22 +17,14 @@ import {
 } from '../auth/user-repository';
 import { countCourses, insertCourse } from '../courses/course-repository';
 import type { Db } from '.';
+import { sanitizeRichText } from '../rich-text/sanitize';
 import { seedDemoClassroom } from './seed-classroom';
+import { DEMO_DEPARTMENT_DESCRIPTIONS, seedDemoDepartments } from './seed-departments';
 
-export const DEMO_DEPARTMENTS = [
-  {
-    name: 'Network Engineering',
-    description: 'Designs and runs the fiber backbone, access network and core routing.',
-  },
-  {
-    name: 'Field Operations',
-    description: 'Builds, splices, installs and repairs fiber in the field.',
-  },
-  {
-    name: 'Customer Support',
-    description: 'Helps subscribers with service, installation and billing questions.',
-  },
-] as const;
+/** The demo departments; their descriptions (rich text) are seed-departments.ts's. */
+export const DEMO_DEPARTMENTS = ['Network Engineering', 'Field Operations', 'Customer Support'].map(
+  (name) => ({ name, description: DEMO_DEPARTMENT_DESCRIPTIONS[name] ?? '' }),
+);
 
 export const DEMO_ACCOUNTS = [
   {
@@ -104,7 +97,13 @@ const DEMO_COURSE_ROLES: readonly { username: string; courseId: string; role: Co
 
 async function seedDepartments(db: Db, at: string): Promise<void> {
   for (const d of DEMO_DEPARTMENTS) {
-    if (!(await findDepartment(db, d.name))) await createDepartment(db, d, at);
+    if (!(await findDepartment(db, d.name))) {
+      await createDepartment(
+        db,
+        { name: d.name, description: sanitizeRichText(d.description) },
+        at,
+      );
+    }
   }
 }
 
@@ -175,6 +174,7 @@ export async function seedDemoData(db: Db, now = new Date()): Promise<boolean> {
   if ((await countUsers(db)) > 0) {
     await seedDemoCourses(db, now);
     await seedDemoClassroom(db, now);
+    await seedDemoDepartments(db, now);
     return false;
   }
   const at = now.toISOString();
@@ -197,6 +197,7 @@ export async function seedDemoData(db: Db, now = new Date()): Promise<boolean> {
   }
   await seedDemoCourses(db, now);
   await seedDemoClassroom(db, now);
+  await seedDemoDepartments(db, now);
   await seedSignInFailures(db, now);
   return true;
 }

@@ -180,6 +180,7 @@ describe.skipIf(!available)(`authorization matrix (${TEST_DB_KIND})`, () => {
       categoryId: 'no-such-category',
       pageId: 'no-such-page',
       revisionId: '1',
+      name: DEPARTMENT,
     });
 
     const assignment = (userId: string, extra: Partial<ContextAssignment>): ContextAssignment => ({

@@ -11,9 +11,8 @@ import { inject } from 'vitest';
 import { buildApp } from '../app';
 import { hashPassword } from '../auth/passwords';
 import {
-  createDepartment,
+  findOrCreateDepartment,
   createUser,
-  findDepartment,
   type NewUser,
   type UserRecord,
 } from '../auth/user-repository';
@@ -272,10 +271,7 @@ export async function createTestUser(
   const at = new Date(ctx.clock.now()).toISOString();
   let departmentId = overrides.departmentId ?? null;
   if (overrides.department) {
-    const existing = await findDepartment(ctx.database.db, overrides.department);
-    departmentId = (
-      existing ?? (await createDepartment(ctx.database.db, { name: overrides.department }, at))
-    ).id;
+    departmentId = (await findOrCreateDepartment(ctx.database.db, overrides.department, at)).id;
   }
   const user = await createUser(
     ctx.database.db,

@@ -21,6 +21,7 @@ import * as m0015 from './0015-library-list-index';
 import * as m0016 from './0016-search-scope-index';
 import * as m0017 from './0017-search-scope-tokens';
 import * as m0018 from './0018-wiki-and-departments';
+import * as m0019 from './0019-department-indexes';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016-search-scope-index': m0016,
   '0017-search-scope-tokens': m0017,
   '0018-wiki-and-departments': m0018,
+  '0019-department-indexes': m0019,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -42,8 +42,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   countAssignments,
-  deleteAssignment,
-  findAssignment,
   grantUserPermission,
   listPermissionsOf,
   listUserPermissions,
@@ -51,9 +49,9 @@ import {
   lockActiveAdminCount,
   recordAccessAudit,
   revokeUserPermission,
-  upsertAssignment,
   type AccessAuditInput,
 } from '../../access/access-repository';
+import { removeContextAssignment, replaceContextAssignment } from '../../access/assignment-changes';
 import { describeContextTarget, labelContexts } from '../../access/context-labels';
 import {
   findUserById,
@@ -108,6 +106,16 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
       ...entry,
     });
   }
+
+  /** The shared assignment change's audit fields for a change of `user` in this request. */
+  const changeOf = (request: FastifyRequest, user: UserRecord) => {
+    const { actorId, actorUsername } = actor(request);
+    return {
+      targetUsername: user.username,
+      actor: { id: actorId, username: actorUsername, requestId: request.id },
+      at: iso(),
+    };
+  };
 
   /** The signed-in user's permissions as loaded for this request's check. */
   function actorSubject(request: FastifyRequest): AccessSubject {
@@ -356,43 +364,25 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
       };
       const granter = actorSubject(request);
       const roles = await app.access.refreshRoles();
-      const replaced = await db.transaction().execute(async (trx) => {
-        const current = await lockTarget(trx, user);
-        const previous = await findAssignment(trx, user.id, context);
-        refuse(
-          assignmentReplaceDenial(granter, current, previous, assignment, roles, { now: now() }),
-        );
-        await upsertAssignment(trx, assignment);
-        if (context.type === 'course') {
-          await applyEnrolmentBlockRule(trx, {
-            courseId: context.courseId,
-            userId: user.id,
-            previous: previous && isAssignmentInForce(previous, now()) ? previous : null,
-            next: assignment,
-            by: assignment.assignedBy,
-            at: assignment.assignedAt,
-          });
-        }
-        await recordAccessAuditFor(trx, request, user, {
-          action: previous ? 'assignment.replace' : 'assignment.create',
-          context: contextKey(context),
-          details: {
-            roles: assignment.roles,
-            directPermissions: assignment.directPermissions,
-            expiresAt: assignment.expiresAt,
-            ...(previous
-              ? {
-                  previous: {
-                    roles: previous.roles,
-                    directPermissions: previous.directPermissions,
-                    expiresAt: previous.expiresAt,
-                  },
-                }
-              : {}),
+      const { previous } = await db.transaction().execute((trx) =>
+        replaceContextAssignment(trx, assignment, assignment, {
+          ...changeOf(request, user),
+          judge: (current, before) =>
+            assignmentReplaceDenial(granter, current, before, assignment, roles, { now: now() }),
+          afterWrite: async (trx, before) => {
+            if (context.type !== 'course') return;
+            await applyEnrolmentBlockRule(trx, {
+              courseId: context.courseId,
+              userId: user.id,
+              previous: before && isAssignmentInForce(before, now()) ? before : null,
+              next: assignment,
+              by: assignment.assignedBy,
+              at: assignment.assignedAt,
+            });
           },
-        });
-        return previous !== null;
-      });
+        }),
+      );
+      const replaced = previous !== null;
       return { replaced, contextKey: contextKey(context) };
     },
   );
@@ -419,34 +409,25 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
       if (!context) throw new AppError('VALIDATION_ERROR', 'Unknown context');
       const granter = actorSubject(request);
       const roles = await app.access.refreshRoles();
-      const removed = await db.transaction().execute(async (trx) => {
-        const current = await lockTarget(trx, user);
-        refuse(grantTargetDenial(granter, current, 'assignments'));
-        const previous = await findAssignment(trx, user.id, context);
-        if (!previous) return false;
-        refuse(assignmentRemoveDenial(granter, current, previous, roles, { now: now() }));
-        await deleteAssignment(trx, user.id, context);
-        if (context.type === 'course') {
-          await applyEnrolmentBlockRule(trx, {
-            courseId: context.courseId,
-            userId: user.id,
-            previous,
-            next: null,
-            by: request.auth?.user.id ?? 'unknown',
-            at: iso(),
-          });
-        }
-        await recordAccessAuditFor(trx, request, user, {
-          action: 'assignment.remove',
-          context: contextKey(context),
-          details: {
-            roles: previous.roles,
-            directPermissions: previous.directPermissions,
-            expiresAt: previous.expiresAt,
+      const removed = await db.transaction().execute((trx) =>
+        removeContextAssignment(trx, user.id, context, {
+          ...changeOf(request, user),
+          judge: (current, previous) =>
+            grantTargetDenial(granter, current, 'assignments') ??
+            (previous && assignmentRemoveDenial(granter, current, previous, roles, { now: now() })),
+          afterWrite: async (trx, previous) => {
+            if (context.type !== 'course') return;
+            await applyEnrolmentBlockRule(trx, {
+              courseId: context.courseId,
+              userId: user.id,
+              previous,
+              next: null,
+              by: request.auth?.user.id ?? 'unknown',
+              at: iso(),
+            });
           },
-        });
-        return true;
-      });
+        }),
+      );
       if (!removed) throw new AppError('NOT_FOUND', 'No assignment for this context');
       return { success: true as const };
     },
