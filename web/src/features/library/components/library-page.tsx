@@ -27,6 +27,7 @@ import {
   IconArrowLeft,
   IconCategory,
   IconLink,
+  IconNotebook,
   IconSearch,
   IconTrash,
   IconUpload,
@@ -143,6 +144,15 @@ export function LibraryPage() {
               </>
             ) : (
               <>
+                {/* The wiki has no menu item of its own (spec §2's menu); it opens with the library. */}
+                <Button
+                  component={Link}
+                  to="/wiki"
+                  variant="default"
+                  leftSection={<IconNotebook size={16} aria-hidden />}
+                >
+                  Wiki
+                </Button>
                 {data.canUpload && (
                   <>
                     <Button
