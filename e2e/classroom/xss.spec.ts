@@ -1,89 +1,14 @@
-import { expect, test, type Page } from '@playwright/test';
-import { XSS_CORPUS } from '../../server/src/rich-text/xss-corpus';
+import { expect, test } from '@playwright/test';
 import { signInAs, signInAsRole, uniqueName } from '../support/fixtures';
+import { corpusHtml, expectInert, REFUSED, STORABLE, trap, XSS_CORPUS } from '../support/xss';
 import { apiAs, buildCourse, grade, handIn, instructorApi, newStudent } from './classroom-fixtures';
 
 /**
  * docs/classroom.md "Rich text": the XSS corpus stored in every rich-text field of the classroom
  * (course summary, lesson body, instructions, answer, feedback), then every page that shows them
  * opened: nothing may run. Each payload is followed by a marker paragraph, so a payload that
- * swallowed the rest of the document would show as missing markers.
+ * swallowed the rest of the document would show as missing markers (support/xss.ts).
  */
-// A control character (the NUL of 'java\u0000script:') is refused at the door (400): the API
-// never stores such a payload, which the test checks; the rest are stored.
-// eslint-disable-next-line no-control-regex
-const REFUSED = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
-const STORABLE = XSS_CORPUS.filter((payload) => !REFUSED.test(payload));
-// Closes whatever a payload left open that would swallow the payloads after it (an unclosed
-// <style> inside <math>, say), so each one reaches the page on its own terms.
-const CLOSERS = '</style></textarea></noscript></xmp></template></select></table></math></svg>';
-const corpusHtml = (field: string) =>
-  STORABLE.map((payload, i) => `${payload}${CLOSERS}<p>${field}-marker-${i}</p>`).join('');
-
-/**
- * Traps every way the corpus would show it ran: a dialog, alert/confirm/prompt/print (counted in
- * window.__xss), a request to the payloads' hosts. Returns the list of what happened.
- */
-async function trap(page: Page): Promise<string[]> {
-  const ran: string[] = [];
-  page.on('dialog', (dialog) => {
-    ran.push(`dialog ${dialog.type()}: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  page.on('request', (request) => {
-    if (/xss\.example|evil\.example|^javascript:/i.test(request.url())) {
-      ran.push(`request ${request.url()}`);
-    }
-  });
-  await page.addInitScript(() => {
-    const w = window as unknown as Record<string, unknown> & { __xss: number };
-    w.__xss = 0;
-    for (const name of ['alert', 'confirm', 'prompt', 'print']) {
-      w[name] = () => {
-        w.__xss += 1;
-        return null;
-      };
-    }
-  });
-  return ran;
-}
-
-/** Nothing ran, and the rendered rich text holds no script, no on* handler, no script URL. */
-async function expectInert(page: Page, ran: string[], containers: string, markers: string[]) {
-  const scope = page.locator(containers);
-  await expect(scope.first()).toBeVisible();
-  for (const marker of markers) {
-    await expect(scope.getByText(marker, { exact: true }).first()).toBeAttached();
-  }
-  const found = await scope.evaluateAll((nodes) => {
-    const bad: string[] = [];
-    for (const root of nodes) {
-      for (const el of [root, ...Array.from(root.querySelectorAll('*'))]) {
-        const tag = el.tagName.toLowerCase();
-        if (
-          ['script', 'iframe', 'object', 'embed', 'style', 'base', 'meta', 'form'].includes(tag)
-        ) {
-          bad.push(`<${tag}>`);
-        }
-        for (const attr of Array.from(el.attributes)) {
-          if (/^on/i.test(attr.name)) bad.push(`${tag}[${attr.name}]`);
-          // Browsers ignore whitespace and control characters inside a URL's scheme.
-          const squeezed = [...attr.value].filter((c) => c.charCodeAt(0) > 32).join('');
-          if (/^(javascript|vbscript|data):/i.test(squeezed)) {
-            bad.push(`${tag}[${attr.name}=${attr.value}]`);
-          }
-        }
-      }
-    }
-    return bad;
-  });
-  expect(found).toEqual([]);
-  // Give handlers that fire on load or after a tick (onerror, onload, ontoggle) their chance.
-  await page.waitForTimeout(300);
-  expect(await page.evaluate(() => (window as unknown as { __xss: number }).__xss)).toBe(0);
-  expect(ran).toEqual([]);
-}
-
 const VIEW = '.rich-text-view';
 const EDITOR = '.rich-text-editor-content';
 

@@ -141,6 +141,22 @@ describe('sanitizeRichText', () => {
     );
   });
 
+  it('keeps no text inside a player, where the browser would hide it', () => {
+    // An unclosed <audio> would otherwise take the rest of the document.
+    expect(sanitizeRichText('<audio src=x onerror=alert(1)><p>a</p><p>b</p>')).toBe(
+      '<p>a</p><p>b</p>',
+    );
+    expect(sanitizeRichText('<video src="/api/files/v1" controls><p>a</p></video><p>b</p>')).toBe(
+      '<p>a</p><p>b</p>',
+    );
+    expect(sanitizeRichText('<p>x</p><video><img src="/api/files/i1"></video>')).toBe(
+      '<p>x</p><img src="/api/files/i1" />',
+    );
+    expect(
+      sanitizeRichText('<video src="/api/files/v1" controls><source src="/api/files/v2"></video>'),
+    ).toBe('<video src="/api/files/v1" controls><source src="/api/files/v2"></source></video>');
+  });
+
   it('stores an edited document without the signatures it was served with', () => {
     const signed = '/api/files/f1?exp=7200000&amp;sid=s1&amp;sig=abc';
     expect(

@@ -93,6 +93,15 @@ const OPTIONS: sanitizeHtml.IOptions = {
   exclusiveFilter: (frame) => {
     // Media without a stored source would show nothing (or fetch from elsewhere): dropped.
     if ((frame.tag === 'img' || frame.tag === 'source') && !frame.attribs.src) return true;
+    // What is inside a player is shown only where it cannot play, so a video or audio element
+    // with text or images inside (an unclosed `<audio>` takes the rest of the document) would
+    // hide them from readers: it is unwrapped, its content kept. The editor's players are empty.
+    if (
+      (frame.tag === 'video' || frame.tag === 'audio') &&
+      (frame.text.trim() !== '' || frame.mediaChildren.length > 0)
+    ) {
+      return 'excludeTag';
+    }
     // A div that is no callout, and an empty span (a checklist item's checkbox box), are
     // unwrapped: their content stays.
     if (frame.tag === 'div' && !frame.attribs['data-callout']) return 'excludeTag';
