@@ -143,7 +143,11 @@ export const DepartmentMemberInputSchema = z.strictObject({
   /** The assignment's end; null: no end date. Must be in the future. */
   expiresAt: IsoDateTime.nullable().default(null),
 });
-export const DepartmentMemberUpdateSchema = DepartmentMemberInputSchema.omit({ userId: true });
+/** A change names both the role and the end date (null: none); nothing is implied by absence. */
+export const DepartmentMemberUpdateSchema = z.strictObject({
+  role: DepartmentMemberRoleSchema,
+  expiresAt: IsoDateTime.nullable(),
+});
 
 /**
  * `GET /api/departments/{departmentId}/candidates?search=`: active people a manager may add

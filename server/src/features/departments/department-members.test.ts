@@ -109,8 +109,14 @@ describe.skipIf(!available)(`department members (${TEST_DB_KIND})`, () => {
     });
     expect((await f.as('sam', 'GET', `/api/departments/${FIELD}`)).statusCode).toBe(200);
 
+    // A change names both the role and the end date: nothing is implied by leaving one out.
+    expect(
+      (await f.as('mia', 'PATCH', `${members}/${f.ids.sam}`, { role: 'department-manager' }))
+        .statusCode,
+    ).toBe(400);
     const promoted = await f.as('mia', 'PATCH', `${members}/${f.ids.sam}`, {
       role: 'department-manager',
+      expiresAt: null,
     });
     expect(promoted.json()).toMatchObject({
       roles: ['department-member', 'department-manager'],
@@ -186,7 +192,10 @@ describe.skipIf(!available)(`department members (${TEST_DB_KIND})`, () => {
       'Sam Rivera is not a member of Field Operations.',
     ]);
     expect(
-      await refusal('mia', 'PATCH', `${members}/${f.ids.sam}`, { role: 'department-manager' }),
+      await refusal('mia', 'PATCH', `${members}/${f.ids.sam}`, {
+        role: 'department-manager',
+        expiresAt: null,
+      }),
     ).toEqual([404, 'Sam Rivera is not a member of Field Operations.']);
     expect(await refusal('mia', 'POST', members, { userId: 'nobody' })).toEqual([
       404,
@@ -195,7 +204,10 @@ describe.skipIf(!available)(`department members (${TEST_DB_KIND})`, () => {
     const own =
       'You cannot change your own membership or role in a department. Ask another manager or an admin.';
     expect(
-      await refusal('mia', 'PATCH', `${members}/${f.ids.mia}`, { role: 'department-member' }),
+      await refusal('mia', 'PATCH', `${members}/${f.ids.mia}`, {
+        role: 'department-member',
+        expiresAt: null,
+      }),
     ).toEqual([403, own]);
     expect(await refusal('mia', 'DELETE', `${members}/${f.ids.mia}`)).toEqual([403, own]);
     // Only admins change admins (the grant rules of core/access).
@@ -221,8 +233,12 @@ describe.skipIf(!available)(`department members (${TEST_DB_KIND})`, () => {
     });
     expect(admin.statusCode).toBe(201);
     expect(
-      (await f.as('ada', 'PATCH', `${members}/${f.ids.mia}`, { role: 'department-member' })).json()
-        .roles,
+      (
+        await f.as('ada', 'PATCH', `${members}/${f.ids.mia}`, {
+          role: 'department-member',
+          expiresAt: null,
+        })
+      ).json().roles,
     ).toEqual(['department-member']);
     const elsewhere = await f.as('mia', 'POST', '/api/departments/network-engineering/members', {
       userId: f.ids.sam,
@@ -315,7 +331,7 @@ describe.skipIf(!available)(`department members (${TEST_DB_KIND})`, () => {
       [
         'PATCH',
         `${members}/${target.id}`,
-        { role: 'department-member' },
+        { role: 'department-member', expiresAt: null },
         [401, 403, 403, 403, 403, 'ok', 'ok'],
       ],
       ['DELETE', `${members}/${target.id}`, undefined, [401, 403, 403, 403, 403, 'ok', 'ok']],

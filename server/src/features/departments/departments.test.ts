@@ -195,7 +195,11 @@ describe.skipIf(!available)(`departments (${TEST_DB_KIND})`, () => {
       'Field Operations is archived: it takes no new members and no changes. An admin can restore it.';
     for (const [method, url, payload] of [
       ['POST', `/api/departments/${FIELD}/members`, { userId: f.ids.sam }],
-      ['PATCH', `/api/departments/${FIELD}/members/${f.ids.mia}`, { role: 'department-member' }],
+      [
+        'PATCH',
+        `/api/departments/${FIELD}/members/${f.ids.mia}`,
+        { role: 'department-member', expiresAt: null },
+      ],
       ['DELETE', `/api/departments/${FIELD}/members/${f.ids.mia}`, undefined],
       ['PATCH', `/api/departments/${FIELD}`, { description: '<p>x</p>' }],
     ] as const) {
