@@ -35,7 +35,9 @@ export function routeParamKey(routePath: string, value: string) {
 
 /**
  * After a rename: the new name resolves without asking (the page shows at once under it), and
- * every earlier resolution is asked again when next used.
+ * every earlier resolution is asked again when next used. Not at once: the page is still under
+ * the old name until the rename's own caller moves it, and a resolution asked again now would
+ * redirect first, unmounting the caller before it could say the rename was done.
  */
 export function renamedRouteParam(
   queryClient: QueryClient,
@@ -46,6 +48,7 @@ export function renamedRouteParam(
   return queryClient.invalidateQueries({
     queryKey: [...ROOT, routePath],
     predicate: (query) => query.queryKey[3] !== resolution.canonical,
+    refetchType: 'none',
   });
 }
 

@@ -93,7 +93,16 @@ describe('department page', () => {
     let detail = buildDepartmentDetail({ can: { manage: true, administer: true } });
     const fetch = signedInAs(admin, {
       ...departmentRoutes(detail),
-      'GET /api/departments/network-engineering': () => ({ body: detail }),
+      // After the rename the page's own reload takes a while, as on a network: the old name's
+      // resolution (asked again meanwhile) must not take the page, and its dialog, away first.
+      'GET /api/departments/network-engineering': async () => {
+        if (detail.slug !== 'network-engineering') await new Promise((r) => setTimeout(r, 200));
+        return { body: detail };
+      },
+      // As the server: a former name answers the department's current one.
+      'GET /api/departments/lookup/network-engineering': () => ({
+        body: { id: detail.id, slug: detail.slug },
+      }),
       'PATCH /api/departments/network-engineering': (request) => {
         const body = request.body as { name?: string; archived?: boolean };
         if (body.name) detail = { ...detail, name: body.name, slug: 'fibre-engineering' };

@@ -44,6 +44,18 @@ type Candidate = z.infer<typeof DepartmentCandidateListSchema>['people'][number]
 /** How long the picker waits after the last key before it searches. */
 const SEARCH_DEBOUNCE_MS = 300;
 
+/** Names of the calendar's own buttons (Mantine leaves them, and the clear button, unnamed). */
+const CALENDAR_LABELS = {
+  monthLevelControl: 'Choose the month',
+  yearLevelControl: 'Choose the year',
+  nextMonth: 'Next month',
+  previousMonth: 'Previous month',
+  nextYear: 'Next year',
+  previousYear: 'Previous year',
+  nextDecade: 'Next decade',
+  previousDecade: 'Previous decade',
+};
+
 /** Role (Member or Manager) and an optional end date. */
 function RoleAndEnd({
   role,
@@ -79,6 +91,10 @@ function RoleAndEnd({
         onChange={onEndDate}
         minDate={dayjs().format('YYYY-MM-DD')}
         popoverProps={{ withinPortal: true }}
+        ariaLabels={CALENDAR_LABELS}
+        clearButtonProps={{ 'aria-label': 'Clear the end date' }}
+        // Weekends are not set in red: below AA contrast on the light grid (axe: color-contrast).
+        weekendDays={[]}
       />
     </>
   );

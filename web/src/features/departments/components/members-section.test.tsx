@@ -114,7 +114,12 @@ describe('department members', () => {
     await user.click(within(found).getByRole('button', { name: 'Choose Pat Newman (pat)' }));
     expect(within(dialog).getByText(/Adding Pat Newman/)).toBeInTheDocument();
     await user.click(within(dialog).getByRole('radio', { name: 'Manager' }));
+    // The calendar's own buttons have names (Mantine leaves them unnamed).
+    await user.click(within(dialog).getByRole('textbox', { name: /End date/ }));
+    expect(await screen.findByRole('button', { name: 'Next month' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Previous month' })).toBeInTheDocument();
     await user.type(within(dialog).getByRole('textbox', { name: /End date/ }), '31 Dec 2099');
+    expect(within(dialog).getByRole('button', { name: 'Clear the end date' })).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Add member' }));
     await waitFor(() =>
       expect(fetch.callsTo('POST /api/departments/network-engineering/members')[0]?.body).toEqual({
