@@ -41,6 +41,7 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { assignmentPath } from '../lib/classroom/course-format';
+import { CALENDAR_LABELS } from './date-field';
 import { RichTextEditor } from './rich-text/rich-text-editor';
 import { formatDateTime } from '../lib/format';
 import {
@@ -237,17 +238,6 @@ const MB = 1024 * 1024;
 /** The time a due date gets when only its day is picked: the end of that day. */
 const DEFAULT_DUE_TIME = '23:59';
 /** Names of the picker's own buttons (Mantine leaves them unnamed). */
-const PICKER_LABELS = {
-  monthLevelControl: 'Choose the month',
-  yearLevelControl: 'Choose the year',
-  nextMonth: 'Next month',
-  previousMonth: 'Previous month',
-  nextYear: 'Next year',
-  previousYear: 'Previous year',
-  nextDecade: 'Next decade',
-  previousDecade: 'Previous decade',
-};
-
 interface EditorValues {
   title: string;
   instructionsHtml: string;
@@ -397,7 +387,7 @@ function AssignmentEditor({
               // Only the month shown: a day of the next or previous month was easy to pick by
               // mistake in the corners of the grid.
               hideOutsideDates
-              ariaLabels={PICKER_LABELS}
+              ariaLabels={CALENDAR_LABELS}
               submitButtonProps={{ 'aria-label': 'Done' }}
               // The open calendar is a dialog with a name (axe: aria-dialog-name), and weekends
               // are not set in red (below AA contrast on the light grid; axe: color-contrast).

@@ -14,13 +14,12 @@ import {
   TextInput,
   UnstyledButton,
 } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
-import '@mantine/dates/styles.css';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconSearch, IconUserPlus } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
+import { DateField } from '../../../components/date-field';
 import { fullName } from '../../../lib/format';
 import { courseRoleLabel, errorMessage, formatDate } from '../../../lib/classroom/course-format';
 import {
@@ -75,8 +74,9 @@ function RolesAndEnd({
           ))}
         </Group>
       </Checkbox.Group>
-      <DateInput
+      <DateField
         label="End date"
+        clearLabel="Clear the end date"
         description="Optional: the roles end after this day."
         placeholder="No end"
         clearable

@@ -23,10 +23,9 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
-import '@mantine/dates/styles.css';
 import dayjs from 'dayjs';
 import { useState } from 'react';
+import { DateField } from '../../../components/date-field';
 import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
 import { uploadFile } from '../../../lib/upload';
 import { useDepartments } from '../api/creator-api';
@@ -287,8 +286,9 @@ export function BasicsForm({
         />
       )}
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        <DateInput
+        <DateField
           label="Starts on"
+          clearLabel="Clear the start date"
           placeholder="No start date"
           clearable
           valueFormat="YYYY-MM-DD"
@@ -297,8 +297,9 @@ export function BasicsForm({
           disabled={disabled}
           onChange={(startsOn) => onChange({ startsOn })}
         />
-        <DateInput
+        <DateField
           label="Ends on"
+          clearLabel="Clear the end date"
           placeholder="No end date"
           clearable
           valueFormat="YYYY-MM-DD"

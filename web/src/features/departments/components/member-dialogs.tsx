@@ -21,8 +21,6 @@ import {
   TextInput,
   UnstyledButton,
 } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
-import '@mantine/dates/styles.css';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconSearch } from '@tabler/icons-react';
@@ -30,6 +28,7 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { ConfirmModal } from '../../../components/confirm-modal';
+import { DateField } from '../../../components/date-field';
 import {
   useAddMember,
   useCandidates,
@@ -43,18 +42,6 @@ type Candidate = z.infer<typeof DepartmentCandidateListSchema>['people'][number]
 
 /** How long the picker waits after the last key before it searches. */
 const SEARCH_DEBOUNCE_MS = 300;
-
-/** Names of the calendar's own buttons (Mantine leaves them, and the clear button, unnamed). */
-const CALENDAR_LABELS = {
-  monthLevelControl: 'Choose the month',
-  yearLevelControl: 'Choose the year',
-  nextMonth: 'Next month',
-  previousMonth: 'Previous month',
-  nextYear: 'Next year',
-  previousYear: 'Previous year',
-  nextDecade: 'Next decade',
-  previousDecade: 'Previous decade',
-};
 
 /** Role (Member or Manager) and an optional end date. */
 function RoleAndEnd({
@@ -81,8 +68,9 @@ function RoleAndEnd({
           <Radio value="department-manager" label="Manager" />
         </Group>
       </Radio.Group>
-      <DateInput
+      <DateField
         label="End date"
+        clearLabel="Clear the end date"
         description="Optional: the role ends after this day."
         placeholder="No end date"
         clearable
@@ -91,10 +79,6 @@ function RoleAndEnd({
         onChange={onEndDate}
         minDate={dayjs().format('YYYY-MM-DD')}
         popoverProps={{ withinPortal: true }}
-        ariaLabels={CALENDAR_LABELS}
-        clearButtonProps={{ 'aria-label': 'Clear the end date' }}
-        // Weekends are not set in red: below AA contrast on the light grid (axe: color-contrast).
-        weekendDays={[]}
       />
     </>
   );
