@@ -25,7 +25,7 @@ import {
 } from './wiki-fixtures';
 
 /**
- * The wiki in Chromium (docs/wiki.md, docs/wiki-web.md): what only a browser shows — the Page
+ * The wiki in Chromium (docs/wiki.md, "The web app"): what only a browser shows — the Page
  * creator and the editor, history and diffs, two people saving one page at once, links to pages
  * not written yet, the header's search, the XSS corpus, a phone's width — with every page and
  * dialog scanned by axe (which also lays it out at 375 px). Rules and refusals are the server's
