@@ -11,12 +11,14 @@ import type {
 } from '@learning-hub/core';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { databaseKind, type Db } from '../db';
+import { prepareQuery } from '../db/prepared';
 import { likePattern } from '../courses/course-repository';
 import { richTextToPlainText } from '../rich-text/sanitize';
 import { searchIndex } from '../search/search-index';
 import { searchTerms } from '../search/terms';
 import { targetKey, type LinkTarget } from './links';
 import {
+  pageOpenable,
   pagesVisibleSql,
   trashVisibleSql,
   type WikiSpaceRef,
@@ -138,9 +140,91 @@ function toRecord(r: Row): PageRecord {
   };
 }
 
+// Every page route reads its page first: compiled once (db/prepared.ts).
+const pageById = prepareQuery(1, (db: Db, id: string) => pageQuery(db).where('p.id', '=', id));
+
 export async function findPage(db: Db, id: string): Promise<PageRecord | null> {
-  const row = await pageQuery(db).where('p.id', '=', id).executeTakeFirst();
+  const [row] = await pageById.execute(db, id);
   return row ? toRecord(row) : null;
+}
+
+/** A page with what its view shows of itself for one viewer, read in one query. */
+export interface PageView {
+  page: PageRecord;
+  /** The current revision's HTML. */
+  html: string;
+  /** The current revision (null only if its row were missing). */
+  current: WikiRevisionSummary | null;
+  following: boolean;
+  followerCount: number;
+}
+
+const pageViewById = prepareQuery(2, (db: Db, id: string, userId: string) =>
+  pageQuery(db)
+    .leftJoin('wiki_revisions as r', (join) =>
+      join.onRef('r.page_id', '=', 'p.id').onRef('r.number', '=', 'p.revision'),
+    )
+    .leftJoin('users as ru', 'ru.id', 'r.author_id')
+    .select((eb) => [
+      'p.html',
+      'r.id as r_id',
+      'r.title as r_title',
+      'r.summary as r_summary',
+      'r.status as r_status',
+      'r.author_id as r_author_id',
+      'ru.firstname as ru_first',
+      'ru.lastname as ru_last',
+      'ru.username as ru_username',
+      'r.created_at as r_created_at',
+      'r.size as r_size',
+      'r.restored_from as r_restored_from',
+      eb
+        .selectFrom('wiki_follows as f')
+        .select((f) => f.fn.countAll<number | string>().as('n'))
+        .whereRef('f.page_id', '=', 'p.id')
+        .as('follower_count'),
+      eb
+        .selectFrom('wiki_follows as f')
+        .select('f.user_id')
+        .whereRef('f.page_id', '=', 'p.id')
+        .where('f.user_id', '=', userId)
+        .as('follower_me'),
+    ])
+    .where('p.id', '=', id),
+);
+
+/**
+ * The page, its current HTML and revision, and its followers (whether `userId` is one of them):
+ * what findPage, the page's HTML, findRevision of its revision and followState read, in one query.
+ */
+export async function findPageView(db: Db, id: string, userId: string): Promise<PageView | null> {
+  const [row] = await pageViewById.execute(db, id, userId);
+  if (!row) return null;
+  const page = toRecord(row);
+  const current: WikiRevisionSummary | null =
+    row.r_id === null
+      ? null
+      : {
+          id: row.r_id,
+          number: page.revision,
+          title: row.r_title ?? '',
+          summary: row.r_summary ?? '',
+          author: {
+            id: row.r_author_id ?? '',
+            name: nameOf(row.ru_first, row.ru_last, row.ru_username),
+          },
+          createdAt: row.r_created_at ?? '',
+          size: Number(row.r_size),
+          restoredFrom: row.r_restored_from === null ? null : Number(row.r_restored_from),
+          status: row.r_status === 'draft' ? 'draft' : 'published',
+        };
+  return {
+    page,
+    html: row.html,
+    current,
+    following: row.follower_me !== null,
+    followerCount: Number(row.follower_count ?? 0),
+  };
 }
 
 /** The current revision's HTML of a page. */
@@ -285,39 +369,56 @@ export async function listTree(
   };
 }
 
-/** A page's children the viewer may open, in order. */
-export async function listChildren(db: Db, v: WikiViewer, pageId: string) {
-  const rows = await db
+/**
+ * The columns the in-memory visibility rule reads (pageOpenable), with the course's state: a
+ * page's own queries are fixed and compiled once, and filtered here rather than by the viewer's
+ * SQL (pagesVisibleSql), which costs more to build on every request than to run.
+ */
+function openableQuery(db: Db) {
+  return db
     .selectFrom('wiki_pages as p')
-    .select(['p.id', 'p.title', 'p.status'])
-    .where('p.parent_id', '=', pageId)
-    .where(pagesVisibleSql(db, v))
-    .orderBy('p.position')
-    .orderBy('p.title_key')
-    .orderBy('p.id')
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    title: r.title,
-    status: (r.status === 'draft' ? 'draft' : 'published') as WikiPageStatus,
-  }));
+    .leftJoin('courses as crs', 'crs.id', 'p.course_id')
+    .select([
+      'p.status',
+      'p.created_by',
+      'p.deleted_at',
+      'p.department_id',
+      'p.course_id',
+      'crs.state as course_state',
+    ]);
 }
 
-/** The chain of pages above `parentId` (it first), nearest first, at most TREE_DEPTH_MAX. */
-export async function listAncestry(
-  db: Db,
-  parentId: string,
-): Promise<
-  { id: string; title: string; status: string; createdBy: string; deletedAt: string | null }[]
-> {
-  const { rows } = await sql<{
-    id: string;
-    title: string;
-    status: string;
-    created_by: string;
-    deleted_at: string | null;
-    depth: number | string;
-  }>`
+const childrenOf = prepareQuery(1, (db: Db, parentId: string) =>
+  openableQuery(db)
+    .select(['p.id', 'p.title'])
+    .where('p.parent_id', '=', parentId)
+    .orderBy('p.position')
+    .orderBy('p.title_key')
+    .orderBy('p.id'),
+);
+
+/** A page's children the viewer may open, in order. */
+export async function listChildren(db: Db, v: WikiViewer, pageId: string) {
+  const rows = await childrenOf.execute(db, pageId);
+  return rows
+    .filter((r) => pageOpenable(v, r))
+    .map((r) => ({
+      id: r.id,
+      title: r.title,
+      status: (r.status === 'draft' ? 'draft' : 'published') as WikiPageStatus,
+    }));
+}
+
+const ancestryOf = prepareQuery(1, (db: Db, parentId: string) => ({
+  compile: () =>
+    sql<{
+      id: string;
+      title: string;
+      status: string;
+      created_by: string;
+      deleted_at: string | null;
+      depth: number | string;
+    }>`
     with recursive chain (id, parent_id, title, status, created_by, deleted_at, depth) as (
       select id, parent_id, title, status, created_by, deleted_at, 0
       from wiki_pages where id = ${parentId}
@@ -326,7 +427,17 @@ export async function listAncestry(
       from wiki_pages p join chain c on p.id = c.parent_id
       where c.depth < ${TREE_DEPTH_MAX}
     )
-    select id, title, status, created_by, deleted_at, depth from chain order by depth`.execute(db);
+    select id, title, status, created_by, deleted_at, depth from chain order by depth`.compile(db),
+}));
+
+/** The chain of pages above `parentId` (it first), nearest first, at most TREE_DEPTH_MAX. */
+export async function listAncestry(
+  db: Db,
+  parentId: string,
+): Promise<
+  { id: string; title: string; status: string; createdBy: string; deletedAt: string | null }[]
+> {
+  const rows = await ancestryOf.execute(db, parentId);
   return rows.map((r) => ({
     id: r.id,
     title: r.title,
@@ -365,6 +476,48 @@ export async function findByTitle(
   return row ?? null;
 }
 
+/**
+ * How many targets one query of openableTargets asks about: a slice is padded to the next size
+ * with its first target again (asked twice, found once), so each size is one query compiled once.
+ */
+const SLICE_SIZES = [8, 64];
+
+const pagesById = SLICE_SIZES.map((n) =>
+  prepareQuery(n, (db: Db, ...ids: string[]) =>
+    openableQuery(db).select('p.id').where('p.id', 'in', ids),
+  ),
+);
+
+const pagesByTitle = SLICE_SIZES.map((n) =>
+  prepareQuery(2 * n, (db: Db, ...pairs: string[]) =>
+    openableQuery(db)
+      .select(['p.space_key', 'p.title_key'])
+      .where((eb) =>
+        eb.or(
+          Array.from({ length: n }, (_, i) =>
+            eb.and([
+              eb('p.space_key', '=', pairs[2 * i] as string),
+              eb('p.title_key', '=', pairs[2 * i + 1] as string),
+            ]),
+          ),
+        ),
+      ),
+  ),
+);
+
+/** `items` in slices of one of SLICE_SIZES (by its index), each padded with its first item. */
+function padded<T>(items: readonly T[]): { size: number; slice: T[] }[] {
+  const largest = SLICE_SIZES[SLICE_SIZES.length - 1] as number;
+  const out: { size: number; slice: T[] }[] = [];
+  for (let i = 0; i < items.length; i += largest) {
+    const slice = items.slice(i, i + largest);
+    const size = SLICE_SIZES.findIndex((n) => n >= slice.length);
+    while (slice.length < (SLICE_SIZES[size] as number)) slice.push(slice[0] as T);
+    out.push({ size, slice });
+  }
+  return out;
+}
+
 /** Of the link targets, those the viewer may open (by targetKey). */
 export async function openableTargets(
   db: Db,
@@ -375,35 +528,70 @@ export async function openableTargets(
   const ids = targets.flatMap((t) => (t.kind === 'id' ? [t.pageId] : []));
   const titles = targets.flatMap((t) => (t.kind === 'title' ? [t] : []));
   // A page with hundreds of links asks in slices, so no statement grows without bound.
-  for (let i = 0; i < ids.length; i += 200) {
-    const rows = await db
-      .selectFrom('wiki_pages as p')
-      .select('p.id')
-      .where('p.id', 'in', ids.slice(i, i + 200))
-      .where(pagesVisibleSql(db, v))
-      .execute();
-    for (const r of rows) found.add(targetKey({ kind: 'id', pageId: r.id }));
-  }
-  for (let i = 0; i < titles.length; i += 100) {
-    const slice = titles.slice(i, i + 100);
-    const rows = await db
-      .selectFrom('wiki_pages as p')
-      .select(['p.space_key', 'p.title_key'])
-      .where((eb) =>
-        eb.or(
-          slice.map((t) =>
-            eb.and([eb('p.space_key', '=', t.spaceKey), eb('p.title_key', '=', t.titleKey)]),
-          ),
-        ),
-      )
-      .where(pagesVisibleSql(db, v))
-      .execute();
+  for (const { size, slice } of padded(ids)) {
+    const rows = await (pagesById[size] as (typeof pagesById)[number]).execute(db, ...slice);
     for (const r of rows) {
+      if (pageOpenable(v, r)) found.add(targetKey({ kind: 'id', pageId: r.id }));
+    }
+  }
+  for (const { size, slice } of padded(titles)) {
+    const pairs = slice.flatMap((t) => [t.spaceKey, t.titleKey]);
+    const rows = await (pagesByTitle[size] as (typeof pagesByTitle)[number]).execute(db, ...pairs);
+    for (const r of rows) {
+      if (!pageOpenable(v, r)) continue;
       found.add(targetKey({ kind: 'title', spaceKey: r.space_key, titleKey: r.title_key }));
     }
   }
   return found;
 }
+
+/**
+ * How many pages linking to a page are read for the in-memory rule; when that many are read and
+ * fewer than BACKLINKS_MAX of them may be opened, the viewer's SQL decides instead.
+ */
+const BACKLINK_CANDIDATES = 4 * BACKLINKS_MAX;
+
+const backlinkCandidates = prepareQuery(
+  3,
+  (db: Db, pageId: string, spaceKey: string, titleKey: string) =>
+    db
+      // From the links to the page (by id, by title), not from every page that might have one.
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('wiki_links as l')
+          .select('l.from_page_id as id')
+          .where('l.to_page_id', '=', pageId)
+          .union(
+            eb
+              .selectFrom('wiki_links as t')
+              .select('t.from_page_id as id')
+              .where('t.to_space_key', '=', spaceKey)
+              .where('t.to_title_key', '=', titleKey),
+          )
+          .as('b'),
+      )
+      .innerJoin('wiki_pages as p', 'p.id', 'b.id')
+      .leftJoin('departments as dep', 'dep.id', 'p.department_id')
+      .leftJoin('courses as crs', 'crs.id', 'p.course_id')
+      .select([
+        'p.id',
+        'p.title',
+        'p.space_type',
+        'dep.name as department_name',
+        'crs.title as course_title',
+        'p.status',
+        'p.created_by',
+        'p.deleted_at',
+        'p.department_id',
+        'p.course_id',
+        'crs.state as course_state',
+      ])
+      .where('p.id', '<>', pageId)
+      .where('p.deleted_at', 'is', null)
+      .orderBy('p.title_key')
+      .orderBy('p.id')
+      .limit(BACKLINK_CANDIDATES),
+);
 
 /** Pages the viewer may open whose current revision links to `page` (by id or by title). */
 export async function listBacklinks(
@@ -411,7 +599,31 @@ export async function listBacklinks(
   v: WikiViewer,
   page: Pick<PageRecord, 'id' | 'spaceKey' | 'titleKey'>,
 ): Promise<{ id: string; title: string; spaceName: string }[]> {
-  const rows = await db
+  const candidates = await backlinkCandidates.execute(db, page.id, page.spaceKey, page.titleKey);
+  let rows: {
+    id: string;
+    title: string;
+    space_type: string;
+    department_name: string | null;
+    course_title: string | null;
+  }[] = candidates.filter((r) => pageOpenable(v, r)).slice(0, BACKLINKS_MAX);
+  if (rows.length < BACKLINKS_MAX && candidates.length === BACKLINK_CANDIDATES) {
+    rows = await backlinksBySql(db, v, page);
+  }
+  return rows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    spaceName: spaceNameOf(r.space_type, r.department_name, r.course_title),
+  }));
+}
+
+/** listBacklinks by the viewer's SQL: for a page linked from more pages than are read at once. */
+function backlinksBySql(
+  db: Db,
+  v: WikiViewer,
+  page: Pick<PageRecord, 'id' | 'spaceKey' | 'titleKey'>,
+) {
+  return db
     .selectFrom('wiki_pages as p')
     .leftJoin('departments as dep', 'dep.id', 'p.department_id')
     .leftJoin('courses as crs', 'crs.id', 'p.course_id')
@@ -445,11 +657,6 @@ export async function listBacklinks(
     .orderBy('p.id')
     .limit(BACKLINKS_MAX)
     .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    title: r.title,
-    spaceName: spaceNameOf(r.space_type, r.department_name, r.course_title),
-  }));
 }
 
 // ---------------------------------------------------------------- spaces
