@@ -51,17 +51,7 @@ export const targetKey = (t: LinkTarget) =>
 
 /** The page links of sanitised HTML, each target once. */
 export function pageLinks(html: string): LinkTarget[] {
-  const found = new Map<string, LinkTarget>();
-  const parser = new Parser({
-    onopentag(name, attributes) {
-      if (name !== 'a') return;
-      const target = linkTargetOf(attributes.href);
-      if (target) found.set(targetKey(target), target);
-    },
-  });
-  parser.write(html);
-  parser.end();
-  return [...found.values()];
+  return renderPlan(html).targets;
 }
 
 /** A heading of the served page. */

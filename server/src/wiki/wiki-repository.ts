@@ -494,10 +494,13 @@ const pagesByTitle = SLICE_SIZES.map((n) =>
       .select(['p.space_key', 'p.title_key'])
       .where((eb) =>
         eb.or(
+          // Only pages out of the trash open; in each branch, it lets the (partial) unique title
+          // index serve the branch.
           Array.from({ length: n }, (_, i) =>
             eb.and([
               eb('p.space_key', '=', pairs[2 * i] as string),
               eb('p.title_key', '=', pairs[2 * i + 1] as string),
+              eb('p.deleted_at', 'is', null),
             ]),
           ),
         ),
@@ -901,8 +904,9 @@ export async function insertRevision(db: Db, r: NewRevision, at: string): Promis
 
 /**
  * A save: ONE conditional update that moves the page from `baseRevision` to the next, only when
- * that is still its revision and it is not in the trash. False when another save came first (or
- * the page went to the trash or away): nothing was written.
+ * that is still its revision and it is not in the trash. Null when another save came first (or
+ * the page went to the trash or away): nothing was written. Else the page's space as it is now
+ * (what its search document needs).
  */
 export async function advancePage(
   db: Db,
@@ -916,8 +920,8 @@ export async function advancePage(
     by: string;
   },
   at: string,
-): Promise<boolean> {
-  const result = await db
+): Promise<{ departmentId: string | null; courseId: string | null } | null> {
+  const rows = await db
     .updateTable('wiki_pages')
     .set((eb) => ({
       title: change.title,
@@ -931,8 +935,12 @@ export async function advancePage(
     .where('id', '=', change.pageId)
     .where('revision', '=', change.baseRevision)
     .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+    .returning(['department_id', 'course_id'])
+    .execute();
+  const [row] = rows;
+  return rows.length === 1 && row
+    ? { departmentId: row.department_id, courseId: row.course_id }
+    : null;
 }
 
 /** Replaces the links of a page (from its current revision's HTML). */
@@ -956,29 +964,57 @@ export async function replaceLinks(
     .execute();
 }
 
+/** What a page's search document is made of: its row's columns. */
+export interface IndexedPage {
+  id: string;
+  title: string;
+  html: string;
+  status: string;
+  departmentId: string | null;
+  courseId: string | null;
+  deletedAt: string | null;
+}
+
 /**
  * (Re)indexes a page from its row as it is now: title and plain text, its space's department or
  * course. Only published pages out of the trash are in the index; anything else is taken out.
- * Every write of what it shows calls it in its transaction.
+ * Every write of what it shows calls it (or indexPageAs) in its transaction.
  */
 export async function indexPage(db: Db, id: string): Promise<void> {
-  const index = searchIndex(db);
   const row = await db
     .selectFrom('wiki_pages')
     .select(['id', 'title', 'html', 'status', 'department_id', 'course_id', 'deleted_at'])
     .where('id', '=', id)
     .executeTakeFirst();
-  if (!row || row.deleted_at !== null || row.status !== 'published') {
-    await index.remove(db, WIKI_PAGE, id);
+  if (!row) {
+    await searchIndex(db).remove(db, WIKI_PAGE, id);
+    return;
+  }
+  await indexPageAs(db, {
+    id: row.id,
+    title: row.title,
+    html: row.html,
+    status: row.status,
+    departmentId: row.department_id,
+    courseId: row.course_id,
+    deletedAt: row.deleted_at,
+  });
+}
+
+/** indexPage from the row's values that the caller has just written (a save), not read again. */
+export async function indexPageAs(db: Db, page: IndexedPage): Promise<void> {
+  const index = searchIndex(db);
+  if (page.deletedAt !== null || page.status !== 'published') {
+    await index.remove(db, WIKI_PAGE, page.id);
     return;
   }
   await index.upsert(db, {
     type: WIKI_PAGE,
-    id: row.id,
-    courseId: row.course_id,
-    departmentId: row.department_id,
-    title: row.title,
-    body: richTextToPlainText(row.html),
+    id: page.id,
+    courseId: page.courseId,
+    departmentId: page.departmentId,
+    title: page.title,
+    body: richTextToPlainText(page.html),
   });
 }
 
