@@ -1,10 +1,16 @@
 /**
- * The render plan (links.ts) of each page revision, worked out once: a revision's HTML never
- * changes (a save writes the next revision; ids are never reused), so the plan of (page id,
- * revision) is good for every viewer and every instance. Reading a page then parses nothing; a
- * save puts the plan of the HTML it parsed anyway (for its links) here, for its own answer and
- * the reads after it. Bounded, least recently used first out.
+ * What is worked out from a page revision's HTML, kept: a revision's HTML never changes (a save
+ * writes the next revision; page ids are never reused), so what is worked out for (page id,
+ * revision) is good for every viewer and every instance.
+ *
+ * - The render plan (links.ts) of each revision: reading a page then parses nothing; a save puts
+ *   the plan of the HTML it parsed anyway (for its links) here, for its own answer and the reads
+ *   after it.
+ * - The blocks (blocks.ts) of revisions compared (diffs), which cost most of a diff of long pages.
+ *
+ * Both bounded, least recently used first out.
  */
+import { splitBlocks, type Block } from './blocks';
 import { renderPlan, type RenderPlan } from './links';
 
 /** Plans kept (each the size of its links and headings, not of the page). */
@@ -35,4 +41,35 @@ export function planOf(pageId: string, revision: number, html: string): RenderPl
   const plan = renderPlan(html);
   rememberPlan(pageId, revision, html, plan);
   return plan;
+}
+
+/** How much HTML the kept blocks come from, at most (in characters; the blocks take about thrice). */
+const BLOCKS_CAPACITY = 4_000_000;
+
+const blocks = new Map<string, { length: number; blocks: readonly Block[] }>();
+let blocksLength = 0;
+
+/** The blocks of a page's HTML at a revision, from the cache or split (and kept). */
+export function blocksOf(pageId: string, revision: number, html: string): readonly Block[] {
+  const key = keyOf(pageId, revision);
+  const hit = blocks.get(key);
+  if (hit && hit.length === html.length) {
+    blocks.delete(key);
+    blocks.set(key, hit);
+    return hit.blocks;
+  }
+  const split = splitBlocks(html);
+  if (html.length > BLOCKS_CAPACITY / 4) return split;
+  if (hit) {
+    blocks.delete(key);
+    blocksLength -= hit.length;
+  }
+  blocks.set(key, { length: html.length, blocks: split });
+  blocksLength += html.length;
+  for (const [oldest, entry] of blocks) {
+    if (blocksLength <= BLOCKS_CAPACITY) break;
+    blocks.delete(oldest);
+    blocksLength -= entry.length;
+  }
+  return split;
 }

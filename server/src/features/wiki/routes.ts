@@ -39,9 +39,9 @@ import type { UserRecord } from '../../auth/user-repository';
 import { findCourseRecords } from '../../courses/course-repository';
 import type { Db } from '../../db';
 import { currentUser } from '../../plugins/access';
-import { diffHtml } from '../../wiki/diff';
+import { diffBlocks } from '../../wiki/diff';
 import { applyPlan, targetKey } from '../../wiki/links';
-import { planOf } from '../../wiki/render-cache';
+import { blocksOf, planOf } from '../../wiki/render-cache';
 import { titleKey } from '../../wiki/title-key';
 import {
   courseSpaceFor,
@@ -647,7 +647,11 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         from: fromSummary,
         to: toSummary,
         title: from.title === to.title ? null : { from: from.title, to: to.title },
-        ...diffHtml(fromHtml, toHtml),
+        // The blocks of each revision are split once (render-cache.ts).
+        ...diffBlocks(
+          blocksOf(page.id, from.number, fromHtml),
+          blocksOf(page.id, to.number, toHtml),
+        ),
       };
     },
   );
