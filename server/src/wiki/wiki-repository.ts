@@ -943,13 +943,66 @@ export async function advancePage(
     : null;
 }
 
-/** Replaces the links of a page (from its current revision's HTML). */
+/** The target a stored link row names (null for a row of no known shape). */
+function targetOfRow(r: {
+  to_page_id: string | null;
+  to_space_key: string | null;
+  to_title_key: string | null;
+}): LinkTarget | null {
+  if (r.to_page_id !== null) {
+    return r.to_space_key === null && r.to_title_key === null
+      ? { kind: 'id', pageId: r.to_page_id }
+      : null;
+  }
+  return r.to_space_key !== null && r.to_title_key !== null
+    ? { kind: 'title', spaceKey: r.to_space_key, titleKey: r.to_title_key }
+    : null;
+}
+
+/**
+ * Replaces the links of a page (from its current revision's HTML) with `targets` (each once).
+ * Only what changed is written: most saves keep their links, and rewriting them all touched a
+ * page of each of the table's indexes per link.
+ */
 export async function replaceLinks(
   db: Db,
   pageId: string,
   targets: readonly LinkTarget[],
 ): Promise<void> {
-  await db.deleteFrom('wiki_links').where('from_page_id', '=', pageId).execute();
+  const rows = await db
+    .selectFrom('wiki_links')
+    .select(['to_page_id', 'to_space_key', 'to_title_key'])
+    .where('from_page_id', '=', pageId)
+    .execute();
+  const stored = new Set<string>();
+  for (const r of rows) {
+    const target = targetOfRow(r);
+    if (target) stored.add(targetKey(target));
+  }
+  const wanted = new Set(targets.map(targetKey));
+  const added = targets.filter((t) => !stored.has(targetKey(t)));
+  if (stored.size !== rows.length) {
+    // Rows twice or of no known shape (never written so): all of them again.
+    await db.deleteFrom('wiki_links').where('from_page_id', '=', pageId).execute();
+    await insertLinks(db, pageId, targets);
+    return;
+  }
+  for (const r of rows) {
+    const target = targetOfRow(r) as LinkTarget;
+    if (wanted.has(targetKey(target))) continue;
+    let gone = db.deleteFrom('wiki_links').where('from_page_id', '=', pageId);
+    gone =
+      target.kind === 'id'
+        ? gone.where('to_page_id', '=', target.pageId)
+        : gone
+            .where('to_space_key', '=', target.spaceKey)
+            .where('to_title_key', '=', target.titleKey);
+    await gone.execute();
+  }
+  await insertLinks(db, pageId, added);
+}
+
+async function insertLinks(db: Db, pageId: string, targets: readonly LinkTarget[]) {
   if (targets.length === 0) return;
   await db
     .insertInto('wiki_links')
