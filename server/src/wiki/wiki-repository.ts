@@ -67,21 +67,33 @@ export interface PageRecord {
 const nameOf = (first: string | null, last: string | null, username: string | null) =>
   `${first ?? ''} ${last ?? ''}`.trim() || (username ?? '');
 
+/**
+ * A page's row with its space's name and its authors' names, each looked up by a scalar
+ * subquery: on SQLite a join here cost several times the whole lookup (the page's row, with its
+ * HTML, read again for every joined table), a subquery a point lookup.
+ */
 function pageQuery(db: Db) {
-  return db
-    .selectFrom('wiki_pages as p')
-    .leftJoin('departments as dep', 'dep.id', 'p.department_id')
-    .leftJoin('courses as crs', 'crs.id', 'p.course_id')
-    .leftJoin('users as cu', 'cu.id', 'p.created_by')
-    .leftJoin('users as uu', 'uu.id', 'p.updated_by')
-    .select([
+  return db.selectFrom('wiki_pages as p').select((eb) => {
+    const user = (
+      column: 'p.created_by' | 'p.updated_by',
+      field: 'firstname' | 'lastname' | 'username',
+    ) => eb.selectFrom('users as u').select(`u.${field}`).whereRef('u.id', '=', column);
+    return [
       'p.id',
       'p.space_key',
       'p.space_type',
       'p.department_id',
       'p.course_id',
-      'dep.name as department_name',
-      'crs.title as course_title',
+      eb
+        .selectFrom('departments as dep')
+        .select('dep.name')
+        .whereRef('dep.id', '=', 'p.department_id')
+        .as('department_name'),
+      eb
+        .selectFrom('courses as crs')
+        .select('crs.title')
+        .whereRef('crs.id', '=', 'p.course_id')
+        .as('course_title'),
       'p.parent_id',
       'p.position',
       'p.title',
@@ -90,17 +102,18 @@ function pageQuery(db: Db) {
       'p.revision',
       'p.view_count',
       'p.created_by',
-      'cu.firstname as cu_first',
-      'cu.lastname as cu_last',
-      'cu.username as cu_username',
+      user('p.created_by', 'firstname').as('cu_first'),
+      user('p.created_by', 'lastname').as('cu_last'),
+      user('p.created_by', 'username').as('cu_username'),
       'p.updated_by',
-      'uu.firstname as uu_first',
-      'uu.lastname as uu_last',
-      'uu.username as uu_username',
+      user('p.updated_by', 'firstname').as('uu_first'),
+      user('p.updated_by', 'lastname').as('uu_last'),
+      user('p.updated_by', 'username').as('uu_username'),
       'p.created_at',
       'p.updated_at',
       'p.deleted_at',
-    ]);
+    ];
+  });
 }
 
 type Row = NonNullable<Awaited<ReturnType<ReturnType<typeof pageQuery>['executeTakeFirst']>>>;
@@ -161,35 +174,44 @@ export interface PageView {
 
 const pageViewById = prepareQuery(2, (db: Db, id: string, userId: string) =>
   pageQuery(db)
-    .leftJoin('wiki_revisions as r', (join) =>
-      join.onRef('r.page_id', '=', 'p.id').onRef('r.number', '=', 'p.revision'),
-    )
-    .leftJoin('users as ru', 'ru.id', 'r.author_id')
-    .select((eb) => [
-      'p.html',
-      'r.id as r_id',
-      'r.title as r_title',
-      'r.summary as r_summary',
-      'r.status as r_status',
-      'r.author_id as r_author_id',
-      'ru.firstname as ru_first',
-      'ru.lastname as ru_last',
-      'ru.username as ru_username',
-      'r.created_at as r_created_at',
-      'r.size as r_size',
-      'r.restored_from as r_restored_from',
-      eb
-        .selectFrom('wiki_follows as f')
-        .select((f) => f.fn.countAll<number | string>().as('n'))
-        .whereRef('f.page_id', '=', 'p.id')
-        .as('follower_count'),
-      eb
-        .selectFrom('wiki_follows as f')
-        .select('f.user_id')
-        .whereRef('f.page_id', '=', 'p.id')
-        .where('f.user_id', '=', userId)
-        .as('follower_me'),
-    ])
+    .select((eb) => {
+      // The current revision's columns, each a point lookup (see pageQuery: no joins).
+      const current = () =>
+        eb
+          .selectFrom('wiki_revisions as r')
+          .whereRef('r.page_id', '=', 'p.id')
+          .whereRef('r.number', '=', 'p.revision');
+      const author = (field: 'firstname' | 'lastname' | 'username') =>
+        eb
+          .selectFrom('users as ru')
+          .select(`ru.${field}`)
+          .where('ru.id', '=', current().select('r.author_id'));
+      return [
+        'p.html',
+        current().select('r.id').as('r_id'),
+        current().select('r.title').as('r_title'),
+        current().select('r.summary').as('r_summary'),
+        current().select('r.status').as('r_status'),
+        current().select('r.author_id').as('r_author_id'),
+        author('firstname').as('ru_first'),
+        author('lastname').as('ru_last'),
+        author('username').as('ru_username'),
+        current().select('r.created_at').as('r_created_at'),
+        current().select('r.size').as('r_size'),
+        current().select('r.restored_from').as('r_restored_from'),
+        eb
+          .selectFrom('wiki_follows as f')
+          .select((f) => f.fn.countAll<number | string>().as('n'))
+          .whereRef('f.page_id', '=', 'p.id')
+          .as('follower_count'),
+        eb
+          .selectFrom('wiki_follows as f')
+          .select('f.user_id')
+          .whereRef('f.page_id', '=', 'p.id')
+          .where('f.user_id', '=', userId)
+          .as('follower_me'),
+      ];
+    })
     .where('p.id', '=', id),
 );
 
