@@ -9,8 +9,9 @@ import type {
   WikiRevisionSummary,
   WikiSpaceKey,
 } from '@learning-hub/core';
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import { databaseKind, type Db } from '../db';
+import type { Database, WikiPagesTable } from '../db/schema';
 import { prepareQuery } from '../db/prepared';
 import { likePattern } from '../courses/course-repository';
 import { richTextToPlainText } from '../rich-text/sanitize';
@@ -399,15 +400,23 @@ export async function listTree(
 function openableQuery(db: Db) {
   return db
     .selectFrom('wiki_pages as p')
-    .leftJoin('courses as crs', 'crs.id', 'p.course_id')
-    .select([
+    .select((eb) => [
       'p.status',
       'p.created_by',
       'p.deleted_at',
       'p.department_id',
       'p.course_id',
-      'crs.state as course_state',
+      courseState(eb),
     ]);
+}
+
+/** The state of a page's course (null for none), as `course_state`: a point lookup (pageQuery). */
+function courseState(eb: ExpressionBuilder<Database & { p: WikiPagesTable }, 'p'>) {
+  return eb
+    .selectFrom('courses as crs')
+    .select('crs.state')
+    .whereRef('crs.id', '=', 'p.course_id')
+    .as('course_state');
 }
 
 const childrenOf = prepareQuery(1, (db: Db, parentId: string) =>
@@ -580,39 +589,53 @@ const backlinkCandidates = prepareQuery(
   3,
   (db: Db, pageId: string, spaceKey: string, titleKey: string) =>
     db
-      // From the links to the page (by id, by title), not from every page that might have one.
-      .selectFrom((eb) =>
-        eb
-          .selectFrom('wiki_links as l')
-          .select('l.from_page_id as id')
-          .where('l.to_page_id', '=', pageId)
-          .union(
-            eb
-              .selectFrom('wiki_links as t')
-              .select('t.from_page_id as id')
-              .where('t.to_space_key', '=', spaceKey)
-              .where('t.to_title_key', '=', titleKey),
-          )
-          .as('b'),
-      )
-      .innerJoin('wiki_pages as p', 'p.id', 'b.id')
-      .leftJoin('departments as dep', 'dep.id', 'p.department_id')
-      .leftJoin('courses as crs', 'crs.id', 'p.course_id')
-      .select([
+      .selectFrom('wiki_pages as p')
+      .select((eb) => [
         'p.id',
         'p.title',
         'p.space_type',
-        'dep.name as department_name',
-        'crs.title as course_title',
+        eb
+          .selectFrom('departments as dep')
+          .select('dep.name')
+          .whereRef('dep.id', '=', 'p.department_id')
+          .as('department_name'),
+        eb
+          .selectFrom('courses as crs')
+          .select('crs.title')
+          .whereRef('crs.id', '=', 'p.course_id')
+          .as('course_title'),
         'p.status',
         'p.created_by',
         'p.deleted_at',
         'p.department_id',
         'p.course_id',
-        'crs.state as course_state',
+        courseState(eb),
       ])
+      // From the links to the page (by id, by title), not from every page that might have one;
+      // the trash is left to the rule in memory (asked here, it led SQLite to read every page
+      // out of the trash instead).
+      .where((eb) =>
+        eb.or([
+          eb(
+            'p.id',
+            'in',
+            eb
+              .selectFrom('wiki_links as l')
+              .select('l.from_page_id')
+              .where('l.to_page_id', '=', pageId),
+          ),
+          eb(
+            'p.id',
+            'in',
+            eb
+              .selectFrom('wiki_links as t')
+              .select('t.from_page_id')
+              .where('t.to_space_key', '=', spaceKey)
+              .where('t.to_title_key', '=', titleKey),
+          ),
+        ]),
+      )
       .where('p.id', '<>', pageId)
-      .where('p.deleted_at', 'is', null)
       .orderBy('p.title_key')
       .orderBy('p.id')
       .limit(BACKLINK_CANDIDATES),
