@@ -250,16 +250,6 @@ export async function findPageView(db: Db, id: string, userId: string): Promise<
   };
 }
 
-/** The current revision's HTML of a page. */
-export async function findPageHtml(db: Db, id: string): Promise<string> {
-  const row = await db
-    .selectFrom('wiki_pages')
-    .select('html')
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row?.html ?? '';
-}
-
 // ---------------------------------------------------------------- lists and the tree
 
 type WikiSort = (typeof WIKI_SORTS)[number];
