@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '.';
+import { sql, type RawBuilder } from 'kysely';
 import { writtenTables } from './change-tracker';
 
 describe('writtenTables', () => {
@@ -28,6 +29,23 @@ describe('writtenTables', () => {
     expect(
       writtenTables(node(db.updateTable('sessions').set({ last_used_at: 'x', revoked_at: 'y' }))),
     ).toEqual(['sessions']);
+  });
+
+  it('sees the table of one raw insert, update or delete, and assumes any other raw write touches everything', () => {
+    const raw = (q: RawBuilder<unknown>) =>
+      q.toOperationNode() as Parameters<typeof writtenTables>[0];
+    expect(
+      writtenTables(
+        raw(sql`
+    insert into search_documents (doc_type, doc_id) values (${'a'}, ${'b'})
+    on conflict (doc_type, doc_id) do update set title = excluded.title`),
+      ),
+    ).toEqual(['search_documents']);
+    expect(writtenTables(raw(sql`update "users" set role = ${'x'}`))).toEqual(['users']);
+    expect(writtenTables(raw(sql`delete from sessions where id = ${'x'}`))).toEqual(['sessions']);
+    expect(writtenTables(raw(sql`select 1`))).toEqual([]);
+    expect(writtenTables(raw(sql`vacuum`))).toEqual(['*']);
+    expect(writtenTables(raw(sql`delete from sessions; delete from users`))).toEqual(['*']);
   });
 
   it('assumes schema changes touch everything', () => {

@@ -43,7 +43,11 @@ function tableName(node: unknown): string | null {
   return null;
 }
 
-/** The tables a query writes to, '*' for writes whose target cannot be told (raw SQL, DDL). */
+/** The start of raw SQL that writes one table: `insert into t`, `update t`, `delete from t`. */
+const RAW_WRITE =
+  /^\s*(insert\s+(?:or\s+\w+\s+)?into|update(?:\s+or\s+\w+)?|delete\s+from)\s+"?([a-z_][a-z0-9_]*)"?[\s(]/i;
+
+/** The tables a query writes to, '*' for writes whose target cannot be told (other raw SQL, DDL). */
 export function writtenTables(node: RootOperationNode): string[] {
   const n = node as unknown as Node;
   switch (n.kind) {
@@ -68,7 +72,11 @@ export function writtenTables(node: RootOperationNode): string[] {
         .filter((t): t is string => t !== null);
     case 'RawNode': {
       const text = ((n.sqlFragments as string[] | undefined) ?? []).join(' ');
-      return /^\s*(select|with|pragma|explain)\b/i.test(text) ? [] : ['*'];
+      if (/^\s*(select|with|pragma|explain)\b/i.test(text)) return [];
+      // One insert, update or delete names its table, as the query builder's do (the search
+      // index's upsert on SQLite is raw SQL, and runs in every save of what it indexes).
+      const target = RAW_WRITE.exec(text);
+      return target && !text.includes(';') ? [target[2] as string] : ['*'];
     }
     default:
       // Schema changes (CREATE/ALTER/DROP …) and anything unknown: assume everything changed.

@@ -93,8 +93,14 @@ function pairRuns(removed: Block[], added: Block[], out: DiffBlock[]): void {
 
 /** The blocks of the comparison of `fromHtml` with `toHtml` and the words inserted and deleted. */
 export function diffHtml(fromHtml: string, toHtml: string): Pick<WikiDiff, 'blocks' | 'stats'> {
-  const from = splitBlocks(fromHtml);
-  const to = splitBlocks(toHtml);
+  return diffBlocks(splitBlocks(fromHtml), splitBlocks(toHtml));
+}
+
+/** diffHtml of two versions already split into blocks (render-cache.ts keeps a revision's). */
+export function diffBlocks(
+  from: readonly Block[],
+  to: readonly Block[],
+): Pick<WikiDiff, 'blocks' | 'stats'> {
   const aligned = diffArrays(
     from.map((b) => b.key),
     to.map((b) => b.key),

@@ -51,17 +51,7 @@ export const targetKey = (t: LinkTarget) =>
 
 /** The page links of sanitised HTML, each target once. */
 export function pageLinks(html: string): LinkTarget[] {
-  const found = new Map<string, LinkTarget>();
-  const parser = new Parser({
-    onopentag(name, attributes) {
-      if (name !== 'a') return;
-      const target = linkTargetOf(attributes.href);
-      if (target) found.set(targetKey(target), target);
-    },
-  });
-  parser.write(html);
-  parser.end();
-  return [...found.values()];
+  return renderPlan(html).targets;
 }
 
 /** A heading of the served page. */
@@ -86,18 +76,29 @@ export function slugOf(text: string): string {
 
 const HEADING = /^h([2-4])$/;
 
+/** Text to put before the `>` of an opening tag: a heading's id, or a link's missing class. */
+interface Insert {
+  at: number;
+  text: string;
+  /** A link's target: the class goes in only when the viewer cannot open it. */
+  target: LinkTarget | null;
+}
+
 /**
- * The page as served: links whose target `missing` says the viewer cannot open get the
- * missing-link class, and each h2–h4 an `id` (the slug of its text, `-2`, `-3`… when taken);
- * with the headings in order for the table of contents. The HTML is the sanitiser's (links carry
- * no class and headings no id of their own); only opening tags change.
+ * What serving a page needs of its HTML, worked out in one parse: its page links (each target
+ * once, as pageLinks), where a missing link's class and each heading's id go, and the headings.
+ * A pure function of the HTML, so it is kept per revision (render-cache.ts).
  */
-export function servePage(
-  html: string,
-  missing: (target: LinkTarget) => boolean,
-): { html: string; headings: Heading[] } {
-  /** Text to insert before the `>` of an opening tag, by that `>`'s index. */
-  const inserts: { at: number; text: string }[] = [];
+export interface RenderPlan {
+  targets: LinkTarget[];
+  /** In document order. */
+  inserts: readonly Insert[];
+  headings: Heading[];
+}
+
+export function renderPlan(html: string): RenderPlan {
+  const found = new Map<string, LinkTarget>();
+  const inserts: Insert[] = [];
   const headings: Heading[] = [];
   const taken = new Set<string>();
   let open: { level: number; at: number; text: string } | null = null;
@@ -108,7 +109,9 @@ export function servePage(
       const at = html.charAt(end - 1) === '/' ? end - 1 : end;
       if (name === 'a') {
         const target = linkTargetOf(attributes.href);
-        if (target && missing(target)) inserts.push({ at, text: ` class="${MISSING_LINK_CLASS}"` });
+        if (!target) return;
+        found.set(targetKey(target), target);
+        inserts.push({ at, text: ` class="${MISSING_LINK_CLASS}"`, target });
         return;
       }
       const level = HEADING.exec(name);
@@ -125,19 +128,43 @@ export function servePage(
       for (let n = 2; taken.has(id); n += 1) id = `${base}-${n}`;
       taken.add(id);
       headings.push({ id, level: open.level, text });
-      inserts.push({ at: open.at, text: ` id="${id}"` });
+      inserts.push({ at: open.at, text: ` id="${id}"`, target: null });
       open = null;
     },
   });
   parser.write(html);
   parser.end();
-  if (inserts.length === 0) return { html, headings };
+  // A heading's id is known at its closing tag, after the links inside it.
   inserts.sort((a, b) => a.at - b.at);
+  return { targets: [...found.values()], inserts, headings };
+}
+
+/** The HTML of a plan made from `html`, with the class on the links `missing` names. */
+export function applyPlan(
+  html: string,
+  plan: RenderPlan,
+  missing: (target: LinkTarget) => boolean,
+): string {
   let out = '';
   let from = 0;
-  for (const { at, text } of inserts) {
+  for (const { at, text, target } of plan.inserts) {
+    if (target && !missing(target)) continue;
     out += html.slice(from, at) + text;
     from = at;
   }
-  return { html: out + html.slice(from), headings };
+  return from === 0 ? html : out + html.slice(from);
+}
+
+/**
+ * The page as served: links whose target `missing` says the viewer cannot open get the
+ * missing-link class, and each h2–h4 an `id` (the slug of its text, `-2`, `-3`… when taken);
+ * with the headings in order for the table of contents. The HTML is the sanitiser's (links carry
+ * no class and headings no id of their own); only opening tags change.
+ */
+export function servePage(
+  html: string,
+  missing: (target: LinkTarget) => boolean,
+): { html: string; headings: Heading[] } {
+  const plan = renderPlan(html);
+  return { html: applyPlan(html, plan, missing), headings: plan.headings };
 }

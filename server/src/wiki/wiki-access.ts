@@ -160,6 +160,40 @@ export function pagesVisibleSql(db: Db, v: WikiViewer, alias = 'p'): RawBuilder<
   )})`;
 }
 
+/** A page row as the in-memory rule reads it, with its course's state (null: no such course). */
+export interface OpenableRow {
+  status: string;
+  created_by: string;
+  deleted_at: string | null;
+  department_id: string | null;
+  course_id: string | null;
+  course_state: string | null;
+}
+
+/** learnableIn (course-repository) of one course in memory: whose lessons the viewer may open. */
+function courseLearnable(c: CourseVisibility, courseId: string, state: string | null): boolean {
+  if (state !== 'published' && state !== 'draft' && state !== 'archived') return false;
+  if (c.editAll || c.editableIds.includes(courseId)) return true;
+  return state !== 'draft' && c.participantIds.includes(courseId);
+}
+
+/**
+ * pagesVisibleSql in memory, for rows read with fixed queries (prepared once) rather than with
+ * the viewer's SQL built on every request: out of the trash, published or theirs (or wiki.manage),
+ * in a space they may read (a course's by its state, as visibleCourseIds(…, 'learn') decides).
+ */
+export function pageOpenable(v: WikiViewer, row: OpenableRow): boolean {
+  if (!v.view || row.deleted_at !== null) return false;
+  if (!v.manage && row.status !== 'published' && row.created_by !== v.userId) return false;
+  if (row.department_id === null && row.course_id === null) return true;
+  const inDepartment =
+    row.department_id !== null && (v.allDepartments || v.departmentIds.includes(row.department_id));
+  return (
+    inDepartment ||
+    (row.course_id !== null && courseLearnable(v.courses, row.course_id, row.course_state))
+  );
+}
+
 /**
  * Pages in the trash the viewer may see (to restore or purge them), over `wiki_pages` as `p`:
  * every one with wiki.manage; with wiki.delete, those of the spaces they may read (the page's

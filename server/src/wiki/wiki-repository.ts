@@ -9,14 +9,17 @@ import type {
   WikiRevisionSummary,
   WikiSpaceKey,
 } from '@learning-hub/core';
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import { databaseKind, type Db } from '../db';
+import type { Database, WikiPagesTable } from '../db/schema';
+import { prepareQuery } from '../db/prepared';
 import { likePattern } from '../courses/course-repository';
 import { richTextToPlainText } from '../rich-text/sanitize';
 import { searchIndex } from '../search/search-index';
 import { searchTerms } from '../search/terms';
 import { targetKey, type LinkTarget } from './links';
 import {
+  pageOpenable,
   pagesVisibleSql,
   trashVisibleSql,
   type WikiSpaceRef,
@@ -65,21 +68,33 @@ export interface PageRecord {
 const nameOf = (first: string | null, last: string | null, username: string | null) =>
   `${first ?? ''} ${last ?? ''}`.trim() || (username ?? '');
 
+/**
+ * A page's row with its space's name and its authors' names, each looked up by a scalar
+ * subquery: on SQLite a join here cost several times the whole lookup (the page's row, with its
+ * HTML, read again for every joined table), a subquery a point lookup.
+ */
 function pageQuery(db: Db) {
-  return db
-    .selectFrom('wiki_pages as p')
-    .leftJoin('departments as dep', 'dep.id', 'p.department_id')
-    .leftJoin('courses as crs', 'crs.id', 'p.course_id')
-    .leftJoin('users as cu', 'cu.id', 'p.created_by')
-    .leftJoin('users as uu', 'uu.id', 'p.updated_by')
-    .select([
+  return db.selectFrom('wiki_pages as p').select((eb) => {
+    const user = (
+      column: 'p.created_by' | 'p.updated_by',
+      field: 'firstname' | 'lastname' | 'username',
+    ) => eb.selectFrom('users as u').select(`u.${field}`).whereRef('u.id', '=', column);
+    return [
       'p.id',
       'p.space_key',
       'p.space_type',
       'p.department_id',
       'p.course_id',
-      'dep.name as department_name',
-      'crs.title as course_title',
+      eb
+        .selectFrom('departments as dep')
+        .select('dep.name')
+        .whereRef('dep.id', '=', 'p.department_id')
+        .as('department_name'),
+      eb
+        .selectFrom('courses as crs')
+        .select('crs.title')
+        .whereRef('crs.id', '=', 'p.course_id')
+        .as('course_title'),
       'p.parent_id',
       'p.position',
       'p.title',
@@ -88,17 +103,18 @@ function pageQuery(db: Db) {
       'p.revision',
       'p.view_count',
       'p.created_by',
-      'cu.firstname as cu_first',
-      'cu.lastname as cu_last',
-      'cu.username as cu_username',
+      user('p.created_by', 'firstname').as('cu_first'),
+      user('p.created_by', 'lastname').as('cu_last'),
+      user('p.created_by', 'username').as('cu_username'),
       'p.updated_by',
-      'uu.firstname as uu_first',
-      'uu.lastname as uu_last',
-      'uu.username as uu_username',
+      user('p.updated_by', 'firstname').as('uu_first'),
+      user('p.updated_by', 'lastname').as('uu_last'),
+      user('p.updated_by', 'username').as('uu_username'),
       'p.created_at',
       'p.updated_at',
       'p.deleted_at',
-    ]);
+    ];
+  });
 }
 
 type Row = NonNullable<Awaited<ReturnType<ReturnType<typeof pageQuery>['executeTakeFirst']>>>;
@@ -138,19 +154,100 @@ function toRecord(r: Row): PageRecord {
   };
 }
 
+// Every page route reads its page first: compiled once (db/prepared.ts).
+const pageById = prepareQuery(1, (db: Db, id: string) => pageQuery(db).where('p.id', '=', id));
+
 export async function findPage(db: Db, id: string): Promise<PageRecord | null> {
-  const row = await pageQuery(db).where('p.id', '=', id).executeTakeFirst();
+  const [row] = await pageById.execute(db, id);
   return row ? toRecord(row) : null;
 }
 
-/** The current revision's HTML of a page. */
-export async function findPageHtml(db: Db, id: string): Promise<string> {
-  const row = await db
-    .selectFrom('wiki_pages')
-    .select('html')
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row?.html ?? '';
+/** A page with what its view shows of itself for one viewer, read in one query. */
+export interface PageView {
+  page: PageRecord;
+  /** The current revision's HTML. */
+  html: string;
+  /** The current revision (null only if its row were missing). */
+  current: WikiRevisionSummary | null;
+  following: boolean;
+  followerCount: number;
+}
+
+const pageViewById = prepareQuery(2, (db: Db, id: string, userId: string) =>
+  pageQuery(db)
+    .select((eb) => {
+      // The current revision's columns, each a point lookup (see pageQuery: no joins).
+      const current = () =>
+        eb
+          .selectFrom('wiki_revisions as r')
+          .whereRef('r.page_id', '=', 'p.id')
+          .whereRef('r.number', '=', 'p.revision');
+      const author = (field: 'firstname' | 'lastname' | 'username') =>
+        eb
+          .selectFrom('users as ru')
+          .select(`ru.${field}`)
+          .where('ru.id', '=', current().select('r.author_id'));
+      return [
+        'p.html',
+        current().select('r.id').as('r_id'),
+        current().select('r.title').as('r_title'),
+        current().select('r.summary').as('r_summary'),
+        current().select('r.status').as('r_status'),
+        current().select('r.author_id').as('r_author_id'),
+        author('firstname').as('ru_first'),
+        author('lastname').as('ru_last'),
+        author('username').as('ru_username'),
+        current().select('r.created_at').as('r_created_at'),
+        current().select('r.size').as('r_size'),
+        current().select('r.restored_from').as('r_restored_from'),
+        eb
+          .selectFrom('wiki_follows as f')
+          .select((f) => f.fn.countAll<number | string>().as('n'))
+          .whereRef('f.page_id', '=', 'p.id')
+          .as('follower_count'),
+        eb
+          .selectFrom('wiki_follows as f')
+          .select('f.user_id')
+          .whereRef('f.page_id', '=', 'p.id')
+          .where('f.user_id', '=', userId)
+          .as('follower_me'),
+      ];
+    })
+    .where('p.id', '=', id),
+);
+
+/**
+ * The page, its current HTML and revision, and its followers (whether `userId` is one of them):
+ * what findPage, the page's HTML, findRevision of its revision and followState read, in one query.
+ */
+export async function findPageView(db: Db, id: string, userId: string): Promise<PageView | null> {
+  const [row] = await pageViewById.execute(db, id, userId);
+  if (!row) return null;
+  const page = toRecord(row);
+  const current: WikiRevisionSummary | null =
+    row.r_id === null
+      ? null
+      : {
+          id: row.r_id,
+          number: page.revision,
+          title: row.r_title ?? '',
+          summary: row.r_summary ?? '',
+          author: {
+            id: row.r_author_id ?? '',
+            name: nameOf(row.ru_first, row.ru_last, row.ru_username),
+          },
+          createdAt: row.r_created_at ?? '',
+          size: Number(row.r_size),
+          restoredFrom: row.r_restored_from === null ? null : Number(row.r_restored_from),
+          status: row.r_status === 'draft' ? 'draft' : 'published',
+        };
+  return {
+    page,
+    html: row.html,
+    current,
+    following: row.follower_me !== null,
+    followerCount: Number(row.follower_count ?? 0),
+  };
 }
 
 // ---------------------------------------------------------------- lists and the tree
@@ -285,39 +382,64 @@ export async function listTree(
   };
 }
 
-/** A page's children the viewer may open, in order. */
-export async function listChildren(db: Db, v: WikiViewer, pageId: string) {
-  const rows = await db
+/**
+ * The columns the in-memory visibility rule reads (pageOpenable), with the course's state: a
+ * page's own queries are fixed and compiled once, and filtered here rather than by the viewer's
+ * SQL (pagesVisibleSql), which costs more to build on every request than to run.
+ */
+function openableQuery(db: Db) {
+  return db
     .selectFrom('wiki_pages as p')
-    .select(['p.id', 'p.title', 'p.status'])
-    .where('p.parent_id', '=', pageId)
-    .where(pagesVisibleSql(db, v))
-    .orderBy('p.position')
-    .orderBy('p.title_key')
-    .orderBy('p.id')
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    title: r.title,
-    status: (r.status === 'draft' ? 'draft' : 'published') as WikiPageStatus,
-  }));
+    .select((eb) => [
+      'p.status',
+      'p.created_by',
+      'p.deleted_at',
+      'p.department_id',
+      'p.course_id',
+      courseState(eb),
+    ]);
 }
 
-/** The chain of pages above `parentId` (it first), nearest first, at most TREE_DEPTH_MAX. */
-export async function listAncestry(
-  db: Db,
-  parentId: string,
-): Promise<
-  { id: string; title: string; status: string; createdBy: string; deletedAt: string | null }[]
-> {
-  const { rows } = await sql<{
-    id: string;
-    title: string;
-    status: string;
-    created_by: string;
-    deleted_at: string | null;
-    depth: number | string;
-  }>`
+/** The state of a page's course (null for none), as `course_state`: a point lookup (pageQuery). */
+function courseState(eb: ExpressionBuilder<Database & { p: WikiPagesTable }, 'p'>) {
+  return eb
+    .selectFrom('courses as crs')
+    .select('crs.state')
+    .whereRef('crs.id', '=', 'p.course_id')
+    .as('course_state');
+}
+
+const childrenOf = prepareQuery(1, (db: Db, parentId: string) =>
+  openableQuery(db)
+    .select(['p.id', 'p.title'])
+    .where('p.parent_id', '=', parentId)
+    .orderBy('p.position')
+    .orderBy('p.title_key')
+    .orderBy('p.id'),
+);
+
+/** A page's children the viewer may open, in order. */
+export async function listChildren(db: Db, v: WikiViewer, pageId: string) {
+  const rows = await childrenOf.execute(db, pageId);
+  return rows
+    .filter((r) => pageOpenable(v, r))
+    .map((r) => ({
+      id: r.id,
+      title: r.title,
+      status: (r.status === 'draft' ? 'draft' : 'published') as WikiPageStatus,
+    }));
+}
+
+const ancestryOf = prepareQuery(1, (db: Db, parentId: string) => ({
+  compile: () =>
+    sql<{
+      id: string;
+      title: string;
+      status: string;
+      created_by: string;
+      deleted_at: string | null;
+      depth: number | string;
+    }>`
     with recursive chain (id, parent_id, title, status, created_by, deleted_at, depth) as (
       select id, parent_id, title, status, created_by, deleted_at, 0
       from wiki_pages where id = ${parentId}
@@ -326,7 +448,17 @@ export async function listAncestry(
       from wiki_pages p join chain c on p.id = c.parent_id
       where c.depth < ${TREE_DEPTH_MAX}
     )
-    select id, title, status, created_by, deleted_at, depth from chain order by depth`.execute(db);
+    select id, title, status, created_by, deleted_at, depth from chain order by depth`.compile(db),
+}));
+
+/** The chain of pages above `parentId` (it first), nearest first, at most TREE_DEPTH_MAX. */
+export async function listAncestry(
+  db: Db,
+  parentId: string,
+): Promise<
+  { id: string; title: string; status: string; createdBy: string; deletedAt: string | null }[]
+> {
+  const rows = await ancestryOf.execute(db, parentId);
   return rows.map((r) => ({
     id: r.id,
     title: r.title,
@@ -365,6 +497,51 @@ export async function findByTitle(
   return row ?? null;
 }
 
+/**
+ * How many targets one query of openableTargets asks about: a slice is padded to the next size
+ * with its first target again (asked twice, found once), so each size is one query compiled once.
+ */
+const SLICE_SIZES = [8, 64];
+
+const pagesById = SLICE_SIZES.map((n) =>
+  prepareQuery(n, (db: Db, ...ids: string[]) =>
+    openableQuery(db).select('p.id').where('p.id', 'in', ids),
+  ),
+);
+
+const pagesByTitle = SLICE_SIZES.map((n) =>
+  prepareQuery(2 * n, (db: Db, ...pairs: string[]) =>
+    openableQuery(db)
+      .select(['p.space_key', 'p.title_key'])
+      .where((eb) =>
+        eb.or(
+          // Only pages out of the trash open; in each branch, it lets the (partial) unique title
+          // index serve the branch.
+          Array.from({ length: n }, (_, i) =>
+            eb.and([
+              eb('p.space_key', '=', pairs[2 * i] as string),
+              eb('p.title_key', '=', pairs[2 * i + 1] as string),
+              eb('p.deleted_at', 'is', null),
+            ]),
+          ),
+        ),
+      ),
+  ),
+);
+
+/** `items` in slices of one of SLICE_SIZES (by its index), each padded with its first item. */
+function padded<T>(items: readonly T[]): { size: number; slice: T[] }[] {
+  const largest = SLICE_SIZES[SLICE_SIZES.length - 1] as number;
+  const out: { size: number; slice: T[] }[] = [];
+  for (let i = 0; i < items.length; i += largest) {
+    const slice = items.slice(i, i + largest);
+    const size = SLICE_SIZES.findIndex((n) => n >= slice.length);
+    while (slice.length < (SLICE_SIZES[size] as number)) slice.push(slice[0] as T);
+    out.push({ size, slice });
+  }
+  return out;
+}
+
 /** Of the link targets, those the viewer may open (by targetKey). */
 export async function openableTargets(
   db: Db,
@@ -375,35 +552,84 @@ export async function openableTargets(
   const ids = targets.flatMap((t) => (t.kind === 'id' ? [t.pageId] : []));
   const titles = targets.flatMap((t) => (t.kind === 'title' ? [t] : []));
   // A page with hundreds of links asks in slices, so no statement grows without bound.
-  for (let i = 0; i < ids.length; i += 200) {
-    const rows = await db
-      .selectFrom('wiki_pages as p')
-      .select('p.id')
-      .where('p.id', 'in', ids.slice(i, i + 200))
-      .where(pagesVisibleSql(db, v))
-      .execute();
-    for (const r of rows) found.add(targetKey({ kind: 'id', pageId: r.id }));
-  }
-  for (let i = 0; i < titles.length; i += 100) {
-    const slice = titles.slice(i, i + 100);
-    const rows = await db
-      .selectFrom('wiki_pages as p')
-      .select(['p.space_key', 'p.title_key'])
-      .where((eb) =>
-        eb.or(
-          slice.map((t) =>
-            eb.and([eb('p.space_key', '=', t.spaceKey), eb('p.title_key', '=', t.titleKey)]),
-          ),
-        ),
-      )
-      .where(pagesVisibleSql(db, v))
-      .execute();
+  for (const { size, slice } of padded(ids)) {
+    const rows = await (pagesById[size] as (typeof pagesById)[number]).execute(db, ...slice);
     for (const r of rows) {
+      if (pageOpenable(v, r)) found.add(targetKey({ kind: 'id', pageId: r.id }));
+    }
+  }
+  for (const { size, slice } of padded(titles)) {
+    const pairs = slice.flatMap((t) => [t.spaceKey, t.titleKey]);
+    const rows = await (pagesByTitle[size] as (typeof pagesByTitle)[number]).execute(db, ...pairs);
+    for (const r of rows) {
+      if (!pageOpenable(v, r)) continue;
       found.add(targetKey({ kind: 'title', spaceKey: r.space_key, titleKey: r.title_key }));
     }
   }
   return found;
 }
+
+/**
+ * How many pages linking to a page are read for the in-memory rule; when that many are read and
+ * fewer than BACKLINKS_MAX of them may be opened, the viewer's SQL decides instead.
+ */
+const BACKLINK_CANDIDATES = 4 * BACKLINKS_MAX;
+
+const backlinkCandidates = prepareQuery(
+  3,
+  (db: Db, pageId: string, spaceKey: string, titleKey: string) =>
+    db
+      .selectFrom('wiki_pages as p')
+      .select((eb) => [
+        'p.id',
+        'p.title',
+        'p.space_type',
+        eb
+          .selectFrom('departments as dep')
+          .select('dep.name')
+          .whereRef('dep.id', '=', 'p.department_id')
+          .as('department_name'),
+        eb
+          .selectFrom('courses as crs')
+          .select('crs.title')
+          .whereRef('crs.id', '=', 'p.course_id')
+          .as('course_title'),
+        'p.status',
+        'p.created_by',
+        'p.deleted_at',
+        'p.department_id',
+        'p.course_id',
+        courseState(eb),
+      ])
+      // From the links to the page (by id, by title), not from every page that might have one;
+      // the trash is left to the rule in memory (asked here, it led SQLite to read every page
+      // out of the trash instead).
+      .where((eb) =>
+        eb.or([
+          eb(
+            'p.id',
+            'in',
+            eb
+              .selectFrom('wiki_links as l')
+              .select('l.from_page_id')
+              .where('l.to_page_id', '=', pageId),
+          ),
+          eb(
+            'p.id',
+            'in',
+            eb
+              .selectFrom('wiki_links as t')
+              .select('t.from_page_id')
+              .where('t.to_space_key', '=', spaceKey)
+              .where('t.to_title_key', '=', titleKey),
+          ),
+        ]),
+      )
+      .where('p.id', '<>', pageId)
+      .orderBy('p.title_key')
+      .orderBy('p.id')
+      .limit(BACKLINK_CANDIDATES),
+);
 
 /** Pages the viewer may open whose current revision links to `page` (by id or by title). */
 export async function listBacklinks(
@@ -411,7 +637,31 @@ export async function listBacklinks(
   v: WikiViewer,
   page: Pick<PageRecord, 'id' | 'spaceKey' | 'titleKey'>,
 ): Promise<{ id: string; title: string; spaceName: string }[]> {
-  const rows = await db
+  const candidates = await backlinkCandidates.execute(db, page.id, page.spaceKey, page.titleKey);
+  let rows: {
+    id: string;
+    title: string;
+    space_type: string;
+    department_name: string | null;
+    course_title: string | null;
+  }[] = candidates.filter((r) => pageOpenable(v, r)).slice(0, BACKLINKS_MAX);
+  if (rows.length < BACKLINKS_MAX && candidates.length === BACKLINK_CANDIDATES) {
+    rows = await backlinksBySql(db, v, page);
+  }
+  return rows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    spaceName: spaceNameOf(r.space_type, r.department_name, r.course_title),
+  }));
+}
+
+/** listBacklinks by the viewer's SQL: for a page linked from more pages than are read at once. */
+function backlinksBySql(
+  db: Db,
+  v: WikiViewer,
+  page: Pick<PageRecord, 'id' | 'spaceKey' | 'titleKey'>,
+) {
+  return db
     .selectFrom('wiki_pages as p')
     .leftJoin('departments as dep', 'dep.id', 'p.department_id')
     .leftJoin('courses as crs', 'crs.id', 'p.course_id')
@@ -445,11 +695,6 @@ export async function listBacklinks(
     .orderBy('p.id')
     .limit(BACKLINKS_MAX)
     .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    title: r.title,
-    spaceName: spaceNameOf(r.space_type, r.department_name, r.course_title),
-  }));
 }
 
 // ---------------------------------------------------------------- spaces
@@ -694,8 +939,9 @@ export async function insertRevision(db: Db, r: NewRevision, at: string): Promis
 
 /**
  * A save: ONE conditional update that moves the page from `baseRevision` to the next, only when
- * that is still its revision and it is not in the trash. False when another save came first (or
- * the page went to the trash or away): nothing was written.
+ * that is still its revision and it is not in the trash. Null when another save came first (or
+ * the page went to the trash or away): nothing was written. Else the page's space as it is now
+ * (what its search document needs).
  */
 export async function advancePage(
   db: Db,
@@ -709,8 +955,8 @@ export async function advancePage(
     by: string;
   },
   at: string,
-): Promise<boolean> {
-  const result = await db
+): Promise<{ departmentId: string | null; courseId: string | null } | null> {
+  const rows = await db
     .updateTable('wiki_pages')
     .set((eb) => ({
       title: change.title,
@@ -724,17 +970,74 @@ export async function advancePage(
     .where('id', '=', change.pageId)
     .where('revision', '=', change.baseRevision)
     .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+    .returning(['department_id', 'course_id'])
+    .execute();
+  const [row] = rows;
+  return rows.length === 1 && row
+    ? { departmentId: row.department_id, courseId: row.course_id }
+    : null;
 }
 
-/** Replaces the links of a page (from its current revision's HTML). */
+/** The target a stored link row names (null for a row of no known shape). */
+function targetOfRow(r: {
+  to_page_id: string | null;
+  to_space_key: string | null;
+  to_title_key: string | null;
+}): LinkTarget | null {
+  if (r.to_page_id !== null) {
+    return r.to_space_key === null && r.to_title_key === null
+      ? { kind: 'id', pageId: r.to_page_id }
+      : null;
+  }
+  return r.to_space_key !== null && r.to_title_key !== null
+    ? { kind: 'title', spaceKey: r.to_space_key, titleKey: r.to_title_key }
+    : null;
+}
+
+/**
+ * Replaces the links of a page (from its current revision's HTML) with `targets` (each once).
+ * Only what changed is written: most saves keep their links, and rewriting them all touched a
+ * page of each of the table's indexes per link.
+ */
 export async function replaceLinks(
   db: Db,
   pageId: string,
   targets: readonly LinkTarget[],
 ): Promise<void> {
-  await db.deleteFrom('wiki_links').where('from_page_id', '=', pageId).execute();
+  const rows = await db
+    .selectFrom('wiki_links')
+    .select(['to_page_id', 'to_space_key', 'to_title_key'])
+    .where('from_page_id', '=', pageId)
+    .execute();
+  const stored = new Set<string>();
+  for (const r of rows) {
+    const target = targetOfRow(r);
+    if (target) stored.add(targetKey(target));
+  }
+  const wanted = new Set(targets.map(targetKey));
+  const added = targets.filter((t) => !stored.has(targetKey(t)));
+  if (stored.size !== rows.length) {
+    // Rows twice or of no known shape (never written so): all of them again.
+    await db.deleteFrom('wiki_links').where('from_page_id', '=', pageId).execute();
+    await insertLinks(db, pageId, targets);
+    return;
+  }
+  for (const r of rows) {
+    const target = targetOfRow(r) as LinkTarget;
+    if (wanted.has(targetKey(target))) continue;
+    let gone = db.deleteFrom('wiki_links').where('from_page_id', '=', pageId);
+    gone =
+      target.kind === 'id'
+        ? gone.where('to_page_id', '=', target.pageId)
+        : gone
+            .where('to_space_key', '=', target.spaceKey)
+            .where('to_title_key', '=', target.titleKey);
+    await gone.execute();
+  }
+  await insertLinks(db, pageId, added);
+}
+
+async function insertLinks(db: Db, pageId: string, targets: readonly LinkTarget[]) {
   if (targets.length === 0) return;
   await db
     .insertInto('wiki_links')
@@ -749,29 +1052,57 @@ export async function replaceLinks(
     .execute();
 }
 
+/** What a page's search document is made of: its row's columns. */
+export interface IndexedPage {
+  id: string;
+  title: string;
+  html: string;
+  status: string;
+  departmentId: string | null;
+  courseId: string | null;
+  deletedAt: string | null;
+}
+
 /**
  * (Re)indexes a page from its row as it is now: title and plain text, its space's department or
  * course. Only published pages out of the trash are in the index; anything else is taken out.
- * Every write of what it shows calls it in its transaction.
+ * Every write of what it shows calls it (or indexPageAs) in its transaction.
  */
 export async function indexPage(db: Db, id: string): Promise<void> {
-  const index = searchIndex(db);
   const row = await db
     .selectFrom('wiki_pages')
     .select(['id', 'title', 'html', 'status', 'department_id', 'course_id', 'deleted_at'])
     .where('id', '=', id)
     .executeTakeFirst();
-  if (!row || row.deleted_at !== null || row.status !== 'published') {
-    await index.remove(db, WIKI_PAGE, id);
+  if (!row) {
+    await searchIndex(db).remove(db, WIKI_PAGE, id);
+    return;
+  }
+  await indexPageAs(db, {
+    id: row.id,
+    title: row.title,
+    html: row.html,
+    status: row.status,
+    departmentId: row.department_id,
+    courseId: row.course_id,
+    deletedAt: row.deleted_at,
+  });
+}
+
+/** indexPage from the row's values that the caller has just written (a save), not read again. */
+export async function indexPageAs(db: Db, page: IndexedPage): Promise<void> {
+  const index = searchIndex(db);
+  if (page.deletedAt !== null || page.status !== 'published') {
+    await index.remove(db, WIKI_PAGE, page.id);
     return;
   }
   await index.upsert(db, {
     type: WIKI_PAGE,
-    id: row.id,
-    courseId: row.course_id,
-    departmentId: row.department_id,
-    title: row.title,
-    body: richTextToPlainText(row.html),
+    id: page.id,
+    courseId: page.courseId,
+    departmentId: page.departmentId,
+    title: page.title,
+    body: richTextToPlainText(page.html),
   });
 }
 

@@ -18,8 +18,9 @@ import { sortableId } from '../lib/ids';
 import { sanitizeRichText } from '../rich-text/sanitize';
 import { searchIndex } from '../search/search-index';
 import type { FileService } from '../storage/file-service';
-import { pageLinks } from './links';
+import { renderPlan } from './links';
 import { mergePage } from './merge';
+import { rememberPlan } from './render-cache';
 import { titleKey } from './title-key';
 import {
   pageAbilities,
@@ -38,6 +39,7 @@ import {
   findRevision,
   findSpaceName,
   indexPage,
+  indexPageAs,
   insertPage,
   insertRevision,
   listSubtreeIds,
@@ -145,6 +147,8 @@ export async function createPageFor(
   const html = sanitizeRichText(body.html);
   const title = body.title;
   const id = sortableId();
+  // Its links, and how it is served (kept for the answer and the reads after it): one parse.
+  const plan = renderPlan(html);
   try {
     await db.transaction().execute(async (trx) => {
       const position = await nextPosition(trx, space.key, body.parentId ?? null);
@@ -178,12 +182,13 @@ export async function createPageFor(
         },
         at,
       );
-      await replaceLinks(trx, id, pageLinks(html));
+      await replaceLinks(trx, id, plan.targets);
       await indexPage(trx, id);
     });
   } catch (error) {
     throw titleTaken(error, title);
   }
+  rememberPlan(id, 1, html, plan);
   await attachReferencedFiles(deps.files, v.user, html, { type: WIKI_OWNER, id });
   return id;
 }
@@ -208,6 +213,8 @@ async function writeRevision(
   at: string,
 ): Promise<void> {
   const { page } = change;
+  // Its links, and how it is served (kept for the answer and the reads after it): one parse.
+  const plan = renderPlan(change.html);
   try {
     await deps.db.transaction().execute(async (trx) => {
       const advanced = await advancePage(
@@ -239,8 +246,16 @@ async function writeRevision(
         },
         at,
       );
-      await replaceLinks(trx, page.id, pageLinks(change.html));
-      await indexPage(trx, page.id);
+      await replaceLinks(trx, page.id, plan.targets);
+      // The row as the update left it (its space as it is now), not read again.
+      await indexPageAs(trx, {
+        id: page.id,
+        title: change.title,
+        html: change.html,
+        status: change.status,
+        ...advanced,
+        deletedAt: null,
+      });
     });
   } catch (error) {
     if (error instanceof StaleSave) throw error;
@@ -248,6 +263,7 @@ async function writeRevision(
     // revision's number is this save's alone).
     throw titleTaken(error, change.title);
   }
+  rememberPlan(page.id, change.baseRevision + 1, change.html, plan);
 }
 
 /** What a stale save answers: 404 / 409 trashed, or the conflict with its merge. */

@@ -39,8 +39,9 @@ import type { UserRecord } from '../../auth/user-repository';
 import { findCourseRecords } from '../../courses/course-repository';
 import type { Db } from '../../db';
 import { currentUser } from '../../plugins/access';
-import { diffHtml } from '../../wiki/diff';
-import { pageLinks, servePage, targetKey } from '../../wiki/links';
+import { diffBlocks } from '../../wiki/diff';
+import { applyPlan, targetKey } from '../../wiki/links';
+import { blocksOf, planOf } from '../../wiki/render-cache';
 import { titleKey } from '../../wiki/title-key';
 import {
   courseSpaceFor,
@@ -60,7 +61,7 @@ import {
   countView,
   findByTitle,
   findPage,
-  findPageHtml,
+  findPageView,
   findRevision,
   findSpaceName,
   follow,
@@ -76,6 +77,7 @@ import {
   openableTargets,
   unfollow,
   type PageRecord,
+  type PageView,
 } from '../../wiki/wiki-repository';
 import {
   createPageFor,
@@ -162,22 +164,22 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
   /** One page with everything its view shows, for this viewer. */
   async function toPage(
     request: FastifyRequest,
-    page: PageRecord,
+    view: PageView,
     viewer: WikiViewer,
   ): Promise<WikiPage> {
+    const { page, html, current } = view;
+    if (!current) throw new AppError('NOT_FOUND', M.notFound);
     const at = now();
-    const html = await findPageHtml(db, page.id);
-    const targets = pageLinks(html);
-    const [openable, ancestry, children, backlinks, current, followed, can] = await Promise.all([
-      openableTargets(db, viewer, targets),
+    // The links and headings of this revision were worked out once (render-cache.ts).
+    const plan = planOf(page.id, page.revision, html);
+    const [openable, ancestry, children, backlinks, can] = await Promise.all([
+      openableTargets(db, viewer, plan.targets),
       page.parentId ? listAncestry(db, page.parentId) : Promise.resolve([]),
       listChildren(db, viewer, page.id),
       listBacklinks(db, viewer, page),
-      findRevision(db, page.id, page.revision),
-      followState(db, page.id, viewer.userId),
       pageAbilities(db, app.access, viewer, page, at),
     ]);
-    const served = servePage(html, (t) => !openable.has(targetKey(t)));
+    const served = applyPlan(html, plan, (t) => !openable.has(targetKey(t)));
     // From the parent up, as far as the viewer may open (the space is the page's own).
     const ancestors: { id: string; title: string }[] = [];
     for (const a of ancestry) {
@@ -187,25 +189,24 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
       if (!opens) break;
       ancestors.unshift({ id: a.id, title: a.title });
     }
-    if (!current) throw new AppError('NOT_FOUND', M.notFound);
-    const { html: _html, ...currentRevision } = current;
     return {
       ...toSummary(page),
-      html: sign(request, served.html),
-      headings: served.headings,
+      html: sign(request, served),
+      headings: plan.headings,
       ancestors,
       children,
       backlinks,
-      currentRevision,
-      ...followed,
+      currentRevision: current,
+      following: view.following,
+      followerCount: view.followerCount,
       can,
     };
   }
 
   async function pageAnswer(request: FastifyRequest, pageId: string, viewer: WikiViewer) {
-    const page = await findPage(db, pageId);
-    if (!page) throw new AppError('NOT_FOUND', M.notFound);
-    return toPage(request, page, viewer);
+    const view = await findPageView(db, pageId, viewer.userId);
+    if (!view) throw new AppError('NOT_FOUND', M.notFound);
+    return toPage(request, view, viewer);
   }
 
   async function toSpace(
@@ -409,8 +410,15 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
       },
     },
     async (request) => {
-      const { page, viewer } = await visiblePage(request, request.params.pageId);
-      return toPage(request, page, viewer);
+      const user = currentUser(request);
+      const at = now();
+      const viewer = wikiViewerOf(app.access, user, at);
+      // The page and what its view shows of itself in one read, then the gate of visiblePage.
+      const view = await findPageView(db, request.params.pageId, viewer.userId);
+      if (!view || !(await pageVisible(db, app.access, viewer, view.page, at))) {
+        throw new AppError('NOT_FOUND', M.notFound);
+      }
+      return toPage(request, view, viewer);
     },
   );
 
@@ -639,7 +647,11 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         from: fromSummary,
         to: toSummary,
         title: from.title === to.title ? null : { from: from.title, to: to.title },
-        ...diffHtml(fromHtml, toHtml),
+        // The blocks of each revision are split once (render-cache.ts).
+        ...diffBlocks(
+          blocksOf(page.id, from.number, fromHtml),
+          blocksOf(page.id, to.number, toHtml),
+        ),
       };
     },
   );

@@ -450,6 +450,19 @@ describe.skipIf(!available)(`wiki pages (${TEST_DB_KIND})`, () => {
     expect((await page(p.kim, pointer.id)).html).toContain('class="wiki-link-missing"');
     expect((await page(p.sam, pointer.id)).html).not.toContain('wiki-link-missing');
     expect((await page(p.sam, hidden.id)).backlinks.map((b) => b.id)).toEqual([pointer.id]);
+    // A save keeps the links it keeps, and drops and adds the others.
+    const resaved = await call(ctx, p.priya, 'PUT', `/api/wiki/pages/${linking.id}`, {
+      baseRevision: linking.revision,
+      title: linking.title,
+      html: `<p><a href="/wiki/pages/${target.id}">trace</a>, <a href="/wiki/pages/${hidden.id}">kit</a>.</p>`,
+    });
+    expect(resaved.statusCode).toBe(200);
+    expect((await page(p.sam, target.id)).backlinks.map((b) => b.id)).toEqual([linking.id]);
+    expect((await page(p.sam, colours.id)).backlinks).toEqual([]);
+    expect((await page(p.sam, hidden.id)).backlinks.map((b) => b.id)).toEqual([
+      pointer.id,
+      linking.id,
+    ]);
 
     // Following, and the list filter.
     const followUrl = `/api/wiki/pages/${target.id}/follow`;
