@@ -4,6 +4,7 @@
  */
 import { hash, randomBytes, randomUUID } from 'node:crypto';
 import type { AuthMethod } from '@learning-hub/core';
+import { sql } from 'kysely';
 import type { Db } from '../db';
 import { prepareQuery } from '../db/prepared';
 import { toUserRecord, USER_COLUMNS, type UserRecord } from './user-repository';
@@ -68,9 +69,11 @@ export async function createSession(
   };
   const now = session.createdAt;
   const ended = await db.transaction().execute(async (trx) => {
+    // A column no foreign key points at: rewriting `id` (even to itself) makes SQLite check
+    // every table referencing users, which grows with the wiki's and library's rows.
     await trx
       .updateTable('users')
-      .set((eb) => ({ id: eb.ref('id') }))
+      .set({ access_version: sql`access_version` })
       .where('id', '=', session.userId)
       .execute();
     await trx
