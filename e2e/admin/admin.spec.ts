@@ -64,7 +64,7 @@ test('admin: a department role with an expiry opens that department to the user 
   // The user's very next request carries the new permission.
   await userPage.goto('/departments/field-operations');
   await expect(userPage).toHaveURL('/departments/field-operations');
-  await expect(userPage.getByRole('heading', { level: 1, name: 'Department' })).toBeVisible();
+  await expect(userPage.getByRole('heading', { level: 1, name: 'Field Operations' })).toBeVisible();
 
   // Removed again: the department sends them home.
   await row.getByRole('button', { name: 'Remove' }).click();
