@@ -51,7 +51,8 @@ import { EditDialog } from './edit-dialog';
 import { FilePreview } from './file-preview';
 import { KIND_LABELS, KindIcon, scopeText } from './library-format';
 import { ReplaceFileDialog } from './replace-file-dialog';
-import { PurgeConfirm } from './trash-actions';
+import { PurgeConfirm } from '../../../components/trash-actions';
+import { LIBRARY_PURGE_KEPT } from './trash-actions';
 
 type Dialog = 'edit' | 'replace' | 'trash' | 'purge' | null;
 
@@ -323,6 +324,7 @@ function ItemView({ item }: { item: LibraryItem }) {
       </ConfirmModal>
       <PurgeConfirm
         opened={dialog === 'purge'}
+        kept={LIBRARY_PURGE_KEPT}
         title={item.title}
         busy={purge.isPending}
         error={purge.isError ? purge.error.message : null}

@@ -52,7 +52,8 @@ import {
 } from '../api/wiki-api';
 import { MoveDialog } from './move-dialog';
 import { SpaceTree } from './space-tree';
-import { PurgeConfirm, useRestoreFromTrash } from './trash-actions';
+import { PurgeConfirm } from '../../../components/trash-actions';
+import { useRestoreFromTrash, WIKI_PURGE_KEPT } from './trash-actions';
 import { WikiContent } from './wiki-content';
 import { countText, PHONE_QUERY, StatusBadge, updatedLine } from './wiki-format';
 
@@ -282,6 +283,7 @@ function PageBody({ page }: { page: WikiPage }) {
       </ConfirmModal>
       <PurgeConfirm
         opened={dialog === 'purge'}
+        kept={WIKI_PURGE_KEPT}
         title={page.title}
         busy={purge.isPending}
         error={purge.isError ? purge.error.message : null}
