@@ -9,16 +9,13 @@
  * participants and editors). A system-wide `library.view` (every student holds it) does not open
  * every department. Items in the trash show only in the trash, to whoever may restore them.
  */
-import { isAdmin, isAssignmentInForce } from '@learning-hub/core';
+import { isAdmin } from '@learning-hub/core';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { AccessService } from '../access/access-service';
 import type { UserRecord } from '../auth/user-repository';
 import { courseAccess } from '../courses/course-access';
-import {
-  findCourseRecord,
-  visibleCourseIds,
-  type CourseVisibility,
-} from '../courses/course-repository';
+import { findCourseRecord, type CourseVisibility } from '../courses/course-repository';
+import { contentScopeSql, departmentsSeen } from '../courses/content-scope';
 import { visibilityOf } from '../courses/course-views';
 import type { Db } from '../db';
 
@@ -51,16 +48,6 @@ export function libraryViewerOf(
 ): LibraryViewer {
   const engine = access.engine;
   const admin = isAdmin(user);
-  const allDepartments = admin || engine.check(user.id, 'department.view');
-  const departmentIds: string[] = [];
-  if (!allDepartments) {
-    for (const a of engine.subjectOf(user.id)?.contextAssignments ?? []) {
-      if (a.context.type !== 'department' || !isAssignmentInForce(a, now)) continue;
-      if (engine.check(user.id, 'department.view', a.context)) {
-        departmentIds.push(a.context.departmentId);
-      }
-    }
-  }
   return {
     userId: user.id,
     admin,
@@ -69,8 +56,7 @@ export function libraryViewerOf(
     edit: admin || engine.check(user.id, 'library.edit'),
     delete: admin || engine.check(user.id, 'library.delete'),
     manage: admin || engine.check(user.id, 'library.manage'),
-    allDepartments,
-    departmentIds: [...new Set(departmentIds)],
+    ...departmentsSeen(access, user, now, ['department.view']),
     courses: visibilityOf(access, user, now),
   };
 }
@@ -86,16 +72,7 @@ export function scopeVisibleSql(
   v: LibraryViewer,
   columns: { department: string; course: string },
 ): RawBuilder<SqlBool> {
-  if (!v.view) return FALSE;
-  const department = sql.ref(columns.department);
-  const course = sql.ref(columns.course);
-  const inDepartment = v.allDepartments
-    ? sql<SqlBool>`${department} is not null`
-    : v.departmentIds.length > 0
-      ? sql<SqlBool>`${department} in (${sql.join(v.departmentIds)})`
-      : FALSE;
-  const inCourse = sql<SqlBool>`${course} in ${visibleCourseIds(db, v.courses, 'learn')}`;
-  return sql<SqlBool>`((${department} is null and ${course} is null) or ${inDepartment} or ${inCourse})`;
+  return contentScopeSql(db, v, columns);
 }
 
 /** Items of the library (not in the trash) the viewer may see, over `library_items` as `i`. */

@@ -18,7 +18,6 @@
  */
 import {
   isAdmin,
-  isAssignmentInForce,
   type AccessContext,
   type PermissionId,
   type WikiSpaceKey,
@@ -27,11 +26,8 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { AccessService } from '../access/access-service';
 import type { UserRecord } from '../auth/user-repository';
 import { courseAccess, type CourseGate } from '../courses/course-access';
-import {
-  findCourseRecord,
-  visibleCourseIds,
-  type CourseVisibility,
-} from '../courses/course-repository';
+import { findCourseRecord, type CourseVisibility } from '../courses/course-repository';
+import { contentScopeSql, departmentsSeen } from '../courses/content-scope';
 import { visibilityOf } from '../courses/course-views';
 import type { Db } from '../db';
 
@@ -98,17 +94,6 @@ export interface WikiViewer {
 export function wikiViewerOf(access: AccessService, user: UserRecord, now: number): WikiViewer {
   const engine = access.engine;
   const admin = isAdmin(user);
-  const seesDepartment = (scope?: AccessContext) =>
-    engine.check(user.id, 'department.view', scope) ||
-    engine.check(user.id, 'department.manage', scope);
-  const allDepartments = admin || seesDepartment();
-  const departmentIds: string[] = [];
-  if (!allDepartments) {
-    for (const a of engine.subjectOf(user.id)?.contextAssignments ?? []) {
-      if (a.context.type !== 'department' || !isAssignmentInForce(a, now)) continue;
-      if (seesDepartment(a.context)) departmentIds.push(a.context.departmentId);
-    }
-  }
   return {
     user,
     userId: user.id,
@@ -116,8 +101,7 @@ export function wikiViewerOf(access: AccessService, user: UserRecord, now: numbe
     view: admin || engine.check(user.id, 'wiki.view', 'any'),
     deleteAnywhere: admin || engine.check(user.id, 'wiki.delete', 'any'),
     manage: admin || engine.check(user.id, 'wiki.manage'),
-    allDepartments,
-    departmentIds: [...new Set(departmentIds)],
+    ...departmentsSeen(access, user, now, ['department.view', 'department.manage']),
     courses: visibilityOf(access, user, now),
   };
 }
@@ -133,16 +117,7 @@ export function spaceVisibleSql(
   v: WikiViewer,
   columns: { department: string; course: string },
 ): RawBuilder<SqlBool> {
-  if (!v.view) return FALSE;
-  const department = sql.ref(columns.department);
-  const course = sql.ref(columns.course);
-  const inDepartment = v.allDepartments
-    ? sql<SqlBool>`${department} is not null`
-    : v.departmentIds.length > 0
-      ? sql<SqlBool>`${department} in (${sql.join(v.departmentIds)})`
-      : FALSE;
-  const inCourse = sql<SqlBool>`${course} in ${visibleCourseIds(db, v.courses, 'learn')}`;
-  return sql<SqlBool>`((${department} is null and ${course} is null) or ${inDepartment} or ${inCourse})`;
+  return contentScopeSql(db, v, columns);
 }
 
 /** Drafts: the author's, every one with wiki.manage; over `wiki_pages` as `alias`. */
