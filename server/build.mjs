@@ -19,6 +19,8 @@ await build({
     'admin-cli': 'src/cli/admin.ts',
     migrate: 'src/cli/migrate-entry.ts',
     'migrate-cli': 'src/cli/migrate.ts',
+    // The SQLite read pool's threads (src/db/read-pool.ts) load this file beside main.js.
+    'read-worker': 'src/db/read-worker.ts',
   },
   outdir: 'dist',
   bundle: true,

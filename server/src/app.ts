@@ -11,7 +11,7 @@ import { AppError } from '@learning-hub/core';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config';
-import type { Db } from './db';
+import { databaseKind, type Db } from './db';
 import type { ChangeTracker } from './db/change-tracker';
 import adminAccessRoutes from './features/admin-access/routes';
 import adminRolesRoutes from './features/admin-roles/routes';
@@ -38,6 +38,7 @@ import { AccessService } from './access/access-service';
 import { ensureDevUser } from './auth/dev-user';
 import accessPlugin from './plugins/access';
 import compression from './plugins/compression';
+import lanes from './plugins/lanes';
 import errorsPlugin, {
   clientErrorHandler,
   createFrameworkErrorHandler,
@@ -61,6 +62,11 @@ export const API_VERSION = '0.1.0';
 export interface BuildAppOptions {
   config: AppConfig;
   db: Db;
+  /**
+   * Where the expensive reads run (the database handle's `reads`: SQLite's read threads); `db`
+   * when absent.
+   */
+  reads?: Db;
   /** The clock, in epoch ms; tests move it to exercise expiry and throttling. */
   now?: () => number;
   /** Tells caches when tables change (from the database handle); null or absent: no caching. */
@@ -80,6 +86,12 @@ declare module 'fastify' {
      * them. Started when the server listens (tests call `app.jobs.start()`), stopped on close.
      */
     jobs: JobService;
+    /**
+     * The database for expensive reads (search, lists, the department page): SQLite's read
+     * threads (db/read-pool.ts), else the app's database. Single reads only, never in a
+     * transaction (docs/architecture.md, "Where work runs").
+     */
+    reads: Db;
   }
 }
 
@@ -88,6 +100,7 @@ const ORPHAN_CLEANUP_INTERVAL_MS = 3_600_000;
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
+  const reads = options.reads ?? db;
   const now = options.now ?? Date.now;
 
   const app = Fastify({
@@ -134,6 +147,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         `Too many requests. Try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
       ),
   });
+  // Heavy writes take turns (plugins/lanes.ts): one at a time on SQLite, whose writes are one
+  // after another anyway; a few at once on PostgreSQL, which works them in its own processes.
+  await app.register(lanes, {
+    concurrency: { writes: config.lanes.writes ?? (databaseKind(db) === 'sqlite' ? 1 : 4) },
+  });
   const access = new AccessService(db, now);
   await app.register(accessPlugin, {
     db,
@@ -153,6 +171,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.log,
   );
   app.decorate('files', files);
+  app.decorate('reads', reads);
 
   const jobs = createJobService(db, now, app.log, config.jobs);
   app.decorate('jobs', jobs);
@@ -196,7 +215,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(assignmentsRoutes, { db, now, maxUploadBytes: config.files.maxUploadBytes });
   await app.register(adminJobsRoutes, { jobs });
-  await app.register(searchRoutes, { db, now });
+  await app.register(searchRoutes, { db, now, limits: config.search });
   await app.register(libraryRoutes, { db, now });
   await app.register(wikiRoutes, { db, now });
 

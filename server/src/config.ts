@@ -2,6 +2,7 @@
  * The only reader of the environment. Every variable is validated at boot; when any is wrong, the
  * process exits listing all of them at once (see server.ts).
  */
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { UploadLimits } from '@learning-hub/core';
@@ -36,6 +37,26 @@ const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
   SQLITE_PATH: z.string().min(1).default('./data/learning-hub.db'),
+  /**
+   * Threads that run the expensive reads on SQLite (search, lists, the department page), each
+   * with its own read-only connection; 0 runs them on the request thread. Default: the cores, at
+   * most 4 (docs/architecture.md, "Where work runs").
+   */
+  SQLITE_READ_THREADS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(32)
+    .default(Math.min(4, availableParallelism())),
+  /**
+   * Heavy writes (a wiki save) worked at once; the others wait their turn (plugins/lanes.ts).
+   * Default: 1 on SQLite, 4 on PostgreSQL.
+   */
+  WRITE_LANE_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  /** Searches one person may have running at once; more answer 429. */
+  SEARCH_MAX_CONCURRENT_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
+  /** Searches one person may start per minute; more answer 429. */
+  SEARCH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
   SEED_DEMO: bool(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z
@@ -133,7 +154,13 @@ export type AppConfig = {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
   host: string;
-  database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; schema?: string };
+  database:
+    | { kind: 'sqlite'; path: string; readThreads?: number }
+    | { kind: 'postgres'; url: string; schema?: string };
+  /** Turns of heavy requests (plugins/lanes.ts); undefined: the database's default. */
+  lanes: { writes: number | undefined };
+  /** Per-person limits on search (GET /api/search). */
+  search: { maxConcurrentPerUser: number; perMinute: number };
   seedDemo: boolean;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   trustProxy: boolean | number | string[];
@@ -236,7 +263,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     host: e.HOST,
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL }
-      : { kind: 'sqlite', path: e.SQLITE_PATH },
+      : { kind: 'sqlite', path: e.SQLITE_PATH, readThreads: e.SQLITE_READ_THREADS },
+    lanes: { writes: e.WRITE_LANE_CONCURRENCY },
+    search: {
+      maxConcurrentPerUser: e.SEARCH_MAX_CONCURRENT_PER_USER,
+      perMinute: e.SEARCH_RATE_LIMIT_PER_MINUTE,
+    },
     seedDemo: e.SEED_DEMO,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

@@ -36,7 +36,12 @@ async function main(): Promise<void> {
 
   const database = openDatabase(config.database);
   await migrateToLatest(database.db);
-  const app = await buildApp({ config, db: database.db, changes: database.changes });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    reads: database.reads,
+    changes: database.changes,
+  });
   if (config.seedDemo && (await seedDemoData(database.db))) {
     app.log.info('seeded demo departments and accounts (admin, instructor, student)');
   }

@@ -18,12 +18,19 @@ import pg from 'pg';
 import type { AppConfig } from '../config';
 import { WriteTracker, type ChangeTracker } from './change-tracker';
 import { migrationProvider } from './migrations';
+import { openReadPool } from './read-pool';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
 
 export interface DatabaseHandle {
   db: Db;
+  /**
+   * Where expensive reads run: on SQLite a pool of read threads (read-pool.ts) when the
+   * configuration asks for any and the database is a file; otherwise `db` itself (PostgreSQL
+   * works in its own processes already).
+   */
+  reads: Db;
   kind: 'sqlite' | 'postgres';
   /** Tells caches when tables may have changed; null where that cannot be observed. */
   changes: ChangeTracker | null;
@@ -52,7 +59,7 @@ export function openDatabase(config: AppConfig['database']): DatabaseHandle {
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     pools.set(db, pool);
-    return { db, kind: 'postgres', changes: null, close: () => db.destroy() };
+    return { db, reads: db, kind: 'postgres', changes: null, close: () => db.destroy() };
   }
   if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
   const database = new SQLite(config.path);
@@ -66,7 +73,18 @@ export function openDatabase(config: AppConfig['database']): DatabaseHandle {
     dialect: new SqliteDialect({ database: withStatementCache(database) }),
     plugins: [changes.plugin()],
   });
-  return { db, kind: 'sqlite', changes, close: () => db.destroy() };
+  const threads = config.readThreads ?? 0;
+  const reads = threads > 0 && config.path !== ':memory:' ? openReadPool(config.path, threads) : db;
+  return {
+    db,
+    reads,
+    kind: 'sqlite',
+    changes,
+    close: async () => {
+      if (reads !== db) await reads.destroy();
+      await db.destroy();
+    },
+  };
 }
 
 /** Prepared statements kept per SQL text; Kysely generates a bounded set of query shapes. */

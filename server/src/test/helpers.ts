@@ -68,7 +68,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const copy = await copyTemplate(template);
   const location: AppConfig['database'] =
     copy.kind === 'sqlite'
-      ? { kind: 'sqlite', path: copy.path }
+      ? // One read thread: the server tests run the expensive reads where a server runs them.
+        { kind: 'sqlite', path: copy.path, readThreads: 1 }
       : { kind: 'postgres', url: copy.url };
   const handle = openDatabase(location);
   return {
@@ -138,6 +139,7 @@ export async function createTestApp(
   const app = await buildApp({
     config,
     db: database.db,
+    reads: database.reads,
     changes: database.changes,
     now: clock.now,
     logger: options.logger ?? false,
@@ -237,6 +239,7 @@ export async function createSecondInstance(
   const app = await buildApp({
     config,
     db: handle.db,
+    reads: handle.reads,
     changes: handle.changes,
     now: ctx.clock.now,
     logger: false,

@@ -82,7 +82,7 @@ const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db
       const at = now();
       const { page, pageSize, search, departmentId, scope, state } = request.query;
       const visibility = visibilityOf(app.access, user, at);
-      const { courses, total } = await listCataloguePage(db, {
+      const { courses, total } = await listCataloguePage(app.reads, {
         search: search || undefined,
         departmentId: departmentId || undefined,
         scope,
@@ -92,7 +92,7 @@ const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db
         limit: pageSize,
       });
       const cards = await buildCards(
-        db,
+        app.reads,
         courses,
         viewerOf(app, request),
         visibility.enrolledIds,

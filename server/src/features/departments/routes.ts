@@ -250,7 +250,7 @@ const departmentRoutes: FastifyPluginAsyncZod<{
       const engine = app.access.engine;
       const [summary, catalogue, library, wiki] = await Promise.all([
         summaryOf(found),
-        listCataloguePage(db, {
+        listCataloguePage(app.reads, {
           departmentId: found.id,
           scope: 'all',
           state: 'any',
@@ -258,7 +258,7 @@ const departmentRoutes: FastifyPluginAsyncZod<{
           offset: 0,
           limit: COURSES_MAX,
         }),
-        listItems(db, {
+        listItems(app.reads, {
           viewer: libraryViewerOf(app.access, user, at),
           trash: false,
           departmentId: found.id,
@@ -269,12 +269,12 @@ const departmentRoutes: FastifyPluginAsyncZod<{
           limit: LATEST_MAX,
         }),
         engine.check(user.id, 'wiki.view', context)
-          ? wikiSummary(db, found.id, LATEST_MAX)
+          ? wikiSummary(app.reads, found.id, LATEST_MAX)
           : Promise.resolve({ spaceKey: `department:${found.id}`, pageCount: 0, pages: [] }),
       ]);
       const courseIds = catalogue.courses.map((c) => c.id);
       const progress = await progressCache.get(`${found.id} ${courseIds.join(' ')}`, () =>
-        memberProgressByCourse(db, found.id, courseIds, new Date(at).toISOString()),
+        memberProgressByCourse(app.reads, found.id, courseIds, new Date(at).toISOString()),
       );
       return {
         ...summary,
@@ -352,7 +352,7 @@ const departmentRoutes: FastifyPluginAsyncZod<{
     async (request) => {
       const found = await department(request.params.departmentId);
       const { page, pageSize, search, role } = request.query;
-      const { members, total } = await listMembersPage(db, {
+      const { members, total } = await listMembersPage(app.reads, {
         departmentId: found.id,
         nowIso: iso(),
         search,

@@ -209,7 +209,7 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
       const user = currentUser(request);
       const viewer = libraryViewerOf(app.access, user, now());
       const q = request.query;
-      const { items, total } = await listItems(db, {
+      const { items, total } = await listItems(app.reads, {
         viewer,
         trash: q.trash ?? false,
         kind: q.kind,

@@ -50,7 +50,8 @@ describe.skipIf(!available)(`search (${TEST_DB_KIND})`, () => {
   let ctx: TestContext;
   let p: Awaited<ReturnType<typeof people>>;
   beforeEach(async () => {
-    ctx = await createTestApp();
+    // The property test below searches hundreds of times in a few seconds as one person.
+    ctx = await createTestApp({ env: { SEARCH_RATE_LIMIT_PER_MINUTE: '100000' } });
     p = await people(ctx);
   });
   afterEach(async () => {
@@ -227,5 +228,52 @@ describe.skipIf(!available)(`search (${TEST_DB_KIND})`, () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe.skipIf(!available)(`search limits per person (${TEST_DB_KIND})`, () => {
+  let ctx: TestContext;
+  afterEach(async () => {
+    await ctx.close();
+  });
+
+  it('answers 429 with Retry-After beyond the searches one person may run at once, never to another person', async () => {
+    ctx = await createTestApp({ env: { SEARCH_MAX_CONCURRENT_PER_USER: '1' } });
+    const p = await people(ctx);
+    await publishedCourse(ctx, p.priya, { code: 'FO-151', title: 'Splicing basics' });
+    const [first, ...others] = await Promise.all([
+      ...Array.from({ length: 6 }, () => as(ctx, p.sam).get('/api/search?q=splicing')),
+      as(ctx, p.priya).get('/api/search?q=splicing'),
+    ]);
+    const sams = [first, ...others.slice(0, 5)];
+    const priyas = others[5];
+    expect(first?.statusCode).toBe(200);
+    const refused = sams.filter((r) => r?.statusCode === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const r of refused) {
+      expect(r?.headers['retry-after']).toBe('1');
+      expect(r?.json()).toMatchObject({
+        code: 'RATE_LIMITED',
+        message: 'A search of yours is still running. Try again in a moment.',
+      });
+    }
+    expect(sams.every((r) => r?.statusCode === 200 || r?.statusCode === 429)).toBe(true);
+    expect(priyas?.statusCode).toBe(200);
+    // Once the first ones are done, the same person searches again.
+    expect((await as(ctx, p.sam).get('/api/search?q=splicing')).statusCode).toBe(200);
+  });
+
+  it('answers 429 with Retry-After past the searches one person may start in a minute', async () => {
+    ctx = await createTestApp({ env: { SEARCH_RATE_LIMIT_PER_MINUTE: '3' } });
+    const p = await people(ctx);
+    for (let i = 0; i < 3; i += 1) {
+      expect((await as(ctx, p.sam).get('/api/search?q=fiber')).statusCode).toBe(200);
+    }
+    const refused = await as(ctx, p.sam).get('/api/search?q=fiber');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json()).toMatchObject({ code: 'RATE_LIMITED' });
+    // Counted per person, not per address: another person from the same address is not refused.
+    expect((await as(ctx, p.priya).get('/api/search?q=fiber')).statusCode).toBe(200);
   });
 });

@@ -379,6 +379,8 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
     {
       config: {
         access: { permissions: ['wiki.create'], scope: 'any' },
+        // Sanitising, parsing and one synchronous write transaction (plugins/lanes.ts).
+        lane: 'writes',
         responses: {
           400: [M.noSpace, M.noParent, M.parentElsewhere],
           403: [M.mayNotCreate],
@@ -427,6 +429,7 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
     {
       config: {
         access: { permissions: ['wiki.edit'], scope: 'any' },
+        lane: 'writes',
         responses: {
           400: [M.noRevision, M.backToDraft],
           403: [M.mayNotEdit],

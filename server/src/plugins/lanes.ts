@@ -1,0 +1,139 @@
+/**
+ * Lanes (docs/architecture.md, "Where work runs"): requests whose own work holds the event loop
+ * for milliseconds — a wiki save sanitises, parses and writes in one synchronous SQLite
+ * transaction — declare a lane in their route config (`config: { lane: 'writes' }`). A lane lets
+ * a fixed number of its requests work at once; the others wait their turn, in order, without
+ * touching the event loop. A turn is handed on in the next turn of the event loop
+ * (`setImmediate`), never straight away, so every cheap request that arrived meanwhile (a page's
+ * `/api/auth/me`, a lesson read) is answered between two heavy ones: under any number of saves, a
+ * cheap request waits for at most one of them, not for all of them.
+ *
+ * A request waiting too long for its turn answers 503 with Retry-After (the server is overloaded
+ * for that kind of work, not broken).
+ */
+import { AppError } from '@learning-hub/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+/** The kinds of heavy requests, each with its own turns. */
+export type LaneName = 'writes';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The lane whose turns the route's handler waits for (plugins/lanes.ts). */
+    lane?: LaneName;
+  }
+  interface FastifyRequest {
+    /** Hands the request's turn on (at most once); set while it holds one. */
+    releaseLane: (() => void) | null;
+  }
+}
+
+export interface LaneOptions {
+  /** Requests of each lane that work at once. */
+  concurrency: Record<LaneName, number>;
+  /** How long a request waits for its turn before it is answered 503. */
+  maxWaitMs?: number;
+}
+
+/** A counter of turns with a queue of waiters, handed on in the event loop's next turn. */
+export class Lane {
+  #active = 0;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(readonly concurrency: number) {}
+
+  get active(): number {
+    return this.#active;
+  }
+
+  get waiting(): number {
+    return this.#waiting.length;
+  }
+
+  /** Resolves with the function that gives the turn back; rejects after `maxWaitMs`. */
+  acquire(maxWaitMs: number): Promise<() => void> {
+    return new Promise((resolve, reject) => {
+      const grant = () => {
+        this.#active += 1;
+        let released = false;
+        resolve(() => {
+          if (released) return;
+          released = true;
+          this.#active -= 1;
+          this.#handOn();
+        });
+      };
+      if (this.#active < this.concurrency && this.#waiting.length === 0) return grant();
+      const timer = setTimeout(() => {
+        const index = this.#waiting.indexOf(waiter);
+        if (index !== -1) this.#waiting.splice(index, 1);
+        reject(
+          new AppError(
+            'SERVICE_UNAVAILABLE',
+            'The server is busy with work of this kind. Try again in a few seconds.',
+          ),
+        );
+      }, maxWaitMs);
+      timer.unref();
+      const waiter = () => {
+        clearTimeout(timer);
+        grant();
+      };
+      this.#waiting.push(waiter);
+    });
+  }
+
+  #handOn(): void {
+    setImmediate(() => {
+      while (this.#active < this.concurrency && this.#waiting.length > 0) {
+        (this.#waiting.shift() as () => void)();
+      }
+    });
+  }
+}
+
+const DEFAULT_MAX_WAIT_MS = 10_000;
+
+async function lanesPlugin(app: FastifyInstance, options: LaneOptions): Promise<void> {
+  const lanes = new Map<LaneName, Lane>(
+    (Object.entries(options.concurrency) as [LaneName, number][]).map(([name, n]) => [
+      name,
+      new Lane(Math.max(1, n)),
+    ]),
+  );
+  const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+  app.decorateRequest('releaseLane', null);
+
+  const release = (request: FastifyRequest) => {
+    request.releaseLane?.();
+    request.releaseLane = null;
+  };
+
+  app.addHook('onRoute', (route) => {
+    const name = route.config?.lane;
+    if (!name) return;
+    const lane = lanes.get(name);
+    if (!lane) throw new Error(`Route ${route.url} names an unknown lane "${name}".`);
+    // Last of the route's hooks before the handler: the guard, validation and rate limits have
+    // passed, so only requests that will really work wait for a turn.
+    const take = async (request: FastifyRequest, reply: FastifyReply) => {
+      try {
+        request.releaseLane = await lane.acquire(maxWaitMs);
+      } catch (error) {
+        reply.header('retry-after', '5');
+        throw error;
+      }
+      // The client went away while it waited: its turn is handed on at once.
+      if (request.raw.destroyed) release(request);
+    };
+    route.preHandler = [...[route.preHandler ?? []].flat(), take];
+  });
+  // The turn ends with the handler's work: when the answer is ready to send (errors included;
+  // a client that went away meanwhile still gets its answer written, to nowhere), and at the
+  // latest when the response is finished.
+  app.addHook('onSend', async (request) => release(request));
+  app.addHook('onResponse', async (request) => release(request));
+}
+
+export default fp(lanesPlugin, { name: 'lanes' });
