@@ -12,8 +12,8 @@
  * read-only). Threads start on the first query and are replaced when one dies.
  */
 import { Worker } from 'node:worker_threads';
+import type { CompiledQuery } from 'kysely';
 import {
-  CompiledQuery,
   Kysely,
   SqliteAdapter,
   SqliteIntrospector,
