@@ -39,8 +39,9 @@ const EnvSchema = z.object({
   SQLITE_PATH: z.string().min(1).default('./data/learning-hub.db'),
   /**
    * Threads that run the expensive reads on SQLite (search, lists, the department page), each
-   * with its own read-only connection; 0 runs them on the request thread. Default: the cores, at
-   * most 4 (docs/architecture.md, "Where work runs").
+   * with its own read-only connection, and one more that checkpoints the WAL; 0 runs them on the
+   * request thread (and checkpoints in the commits). Default: the cores, at most 4
+   * (docs/architecture.md, "Where work runs").
    */
   SQLITE_READ_THREADS: z.coerce
     .number()
@@ -155,7 +156,14 @@ export type AppConfig = {
   port: number;
   host: string;
   database:
-    | { kind: 'sqlite'; path: string; readThreads?: number }
+    | {
+        kind: 'sqlite';
+        path: string;
+        /** Read threads (db/read-pool.ts); none when absent. */
+        readThreads?: number;
+        /** Whether a thread of its own checkpoints the WAL (db/read-worker.ts). */
+        checkpointThread?: boolean;
+      }
     | { kind: 'postgres'; url: string; schema?: string };
   /** Turns of heavy requests (plugins/lanes.ts); undefined: the database's default. */
   lanes: { writes: number | undefined };
@@ -263,7 +271,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     host: e.HOST,
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL }
-      : { kind: 'sqlite', path: e.SQLITE_PATH, readThreads: e.SQLITE_READ_THREADS },
+      : {
+          kind: 'sqlite',
+          path: e.SQLITE_PATH,
+          readThreads: e.SQLITE_READ_THREADS,
+          checkpointThread: e.SQLITE_READ_THREADS > 0,
+        },
     lanes: { writes: e.WRITE_LANE_CONCURRENCY },
     search: {
       maxConcurrentPerUser: e.SEARCH_MAX_CONCURRENT_PER_USER,

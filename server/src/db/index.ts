@@ -18,7 +18,7 @@ import pg from 'pg';
 import type { AppConfig } from '../config';
 import { WriteTracker, type ChangeTracker } from './change-tracker';
 import { migrationProvider } from './migrations';
-import { openReadPool } from './read-pool';
+import { openReadPool, startCheckpointThread } from './read-pool';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -73,14 +73,25 @@ export function openDatabase(config: AppConfig['database']): DatabaseHandle {
     dialect: new SqliteDialect({ database: withStatementCache(database) }),
     plugins: [changes.plugin()],
   });
+  const onDisk = config.path !== ':memory:';
   const threads = config.readThreads ?? 0;
-  const reads = threads > 0 && config.path !== ':memory:' ? openReadPool(config.path, threads) : db;
+  const reads = threads > 0 && onDisk ? openReadPool(config.path, threads) : db;
+  // The WAL is copied into the database file by a thread of its own (read-worker.ts), not in
+  // whichever commit crosses SQLite's mark; should that thread stop, the connection does it again.
+  let checkpoints: { stop(): Promise<void> } | undefined;
+  if (config.checkpointThread && onDisk) {
+    database.pragma('wal_autocheckpoint = 0');
+    checkpoints = startCheckpointThread(config.path, () => {
+      if (database.open) database.pragma('wal_autocheckpoint = 1000');
+    });
+  }
   return {
     db,
     reads,
     kind: 'sqlite',
     changes,
     close: async () => {
+      await checkpoints?.stop();
       if (reads !== db) await reads.destroy();
       await db.destroy();
     },

@@ -2,7 +2,7 @@
  * The SQLite read pool (read-pool.ts): reads run on other threads, see every committed write,
  * refuse writes and transactions, keep SQLite's error codes, and survive a thread's death.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -104,6 +104,30 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('the SQLite read pool', () =
     expect(answers.map((a) => a.rows[0]?.body)).toEqual(
       Array.from({ length: 50 }, (_, i) => `note ${i + 1}`),
     );
+  });
+
+  it('checkpoints the WAL on a thread of its own, not in the commits', async () => {
+    const path = join(dir, 'checkpoints.db');
+    const own = openDatabase({ kind: 'sqlite', path, checkpointThread: true });
+    try {
+      const { rows } = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(
+        own.db,
+      );
+      expect(rows[0]?.wal_autocheckpoint).toBe(0);
+      await sql`create table pages (id integer primary key, body text not null)`.execute(own.db);
+      for (let i = 0; i < 20; i += 1) {
+        await sql`insert into pages (body) select hex(randomblob(512)) from (
+            with recursive n(i) as (select 1 union all select i + 1 from n where i < 100)
+            select i from n)`.execute(own.db);
+      }
+      // About 2 MB went to the WAL; the database file only grows when pages are copied into it.
+      for (let tries = 0; statSync(path).size < 1_000_000 && tries < 100; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(statSync(path).size).toBeGreaterThan(1_000_000);
+    } finally {
+      await own.close();
+    }
   });
 
   it('is the database itself in memory and on request (no threads)', async () => {

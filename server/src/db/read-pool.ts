@@ -208,6 +208,34 @@ class ReadPoolDialect implements Dialect {
   }
 }
 
+/**
+ * Starts the thread that checkpoints the WAL of `path` (read-worker.ts, role 'checkpoint'), for a
+ * main connection whose automatic checkpoint is off. `onStop` is called if it stops by itself (the
+ * caller turns the automatic checkpoint back on); `stop()` ends it.
+ */
+export function startCheckpointThread(
+  path: string,
+  onStop: (error: Error) => void,
+): { stop(): Promise<void> } {
+  const worker = new Worker(workerUrl(), { workerData: { path, role: 'checkpoint' } });
+  worker.unref();
+  let stopping = false;
+  const stopped = (error: Error) => {
+    if (!stopping) onStop(error);
+    stopping = true;
+  };
+  worker.on('error', stopped);
+  worker.on('exit', (code) =>
+    stopped(new Error(`The checkpoint thread stopped (exit code ${code}).`)),
+  );
+  return {
+    async stop() {
+      stopping = true;
+      await worker.terminate();
+    },
+  };
+}
+
 /** A `Db` over `threads` read threads of the SQLite file `path`; destroy() stops them. */
 export function openReadPool(path: string, threads: number): Kysely<Database> {
   return new Kysely<Database>({ dialect: new ReadPoolDialect(new ReadThreads(path, threads)) });

@@ -11,6 +11,10 @@ import Database from 'better-sqlite3';
 
 interface ReadWorkerData {
   path: string;
+  /** 'checkpoint': this thread copies the WAL into the database file instead (see below). */
+  role?: 'read' | 'checkpoint';
+  /** How often the checkpoint thread checkpoints. */
+  everyMs?: number;
 }
 
 interface ReadRequest {
@@ -37,10 +41,28 @@ function lowerThisThreadsPriority(): void {
 
 lowerThisThreadsPriority();
 
-const { path } = workerData as ReadWorkerData;
-const database = new Database(path, { readonly: true, fileMustExist: true });
-database.pragma('busy_timeout = 5000');
-database.pragma('query_only = ON');
+const { path, role = 'read', everyMs = 100 } = workerData as ReadWorkerData;
+
+if (role === 'checkpoint') {
+  // The WAL checkpoint, off the request thread: the main connection's automatic one copied a
+  // thousand pages into the database file inside whichever commit crossed the mark, holding the
+  // event loop for 6–40 ms. Here a passive checkpoint (it never waits for, nor blocks, the writer
+  // or the readers) runs on its own connection every `everyMs`.
+  const writer = new Database(path, { fileMustExist: true });
+  writer.pragma('busy_timeout = 0');
+  setInterval(() => {
+    try {
+      writer.pragma('wal_checkpoint(PASSIVE)');
+    } catch {
+      // Busy (another connection checkpoints): the next turn tries again.
+    }
+  }, everyMs);
+}
+
+const database =
+  role === 'read' ? new Database(path, { readonly: true, fileMustExist: true }) : null;
+database?.pragma('busy_timeout = 5000');
+database?.pragma('query_only = ON');
 
 /** Prepared statements by SQL text (least recently used dropped first), as on the main connection. */
 const statements = new Map<string, Database.Statement>();
@@ -52,7 +74,7 @@ function prepare(sqlText: string): Database.Statement {
     statements.set(sqlText, cached);
     return cached;
   }
-  const statement = database.prepare(sqlText);
+  const statement = (database as Database.Database).prepare(sqlText);
   statements.set(sqlText, statement);
   if (statements.size > STATEMENT_CACHE_SIZE) {
     statements.delete(statements.keys().next().value as string);
