@@ -16,6 +16,7 @@ import {
   hasSearchTerms,
   RESULT_KIND,
   resultPath,
+  searchErrorText,
   searchPagePath,
   useSearch,
 } from '../../lib/search/search-api';
@@ -32,7 +33,10 @@ export function SearchSpotlight({ opened, onClose }: { opened: boolean; onClose(
   const [debounced] = useDebouncedValue(query.trim(), 200);
   const navigate = useNavigate();
   const searchable = hasSearchTerms(debounced);
-  const { data, isFetching, isError } = useSearch({ q: debounced, pageSize: SPOTLIGHT_RESULTS });
+  const { data, isFetching, isError, error } = useSearch({
+    q: debounced,
+    pageSize: SPOTLIGHT_RESULTS,
+  });
   const results = searchable ? (data?.results ?? []) : [];
   const total = searchable ? (data?.total ?? 0) : 0;
 
@@ -126,7 +130,7 @@ export function SearchSpotlight({ opened, onClose }: { opened: boolean; onClose(
             {!searchable
               ? 'Type a word to search courses, lessons and the library.'
               : isError
-                ? 'Search is not available right now.'
+                ? searchErrorText(error)
                 : isFetching || debounced !== query.trim()
                   ? 'Searching…'
                   : 'Nothing found.'}

@@ -118,4 +118,14 @@ describe('search', () => {
     await user.type(input(), 'nothing{Enter}');
     expect(await screen.findByText('Nothing found for “nothing”.')).toBeInTheDocument();
   });
+
+  it('says when to try again when the server refuses a search for the person’s share', async () => {
+    const message = '2 searches of yours are still running. Try again in a moment.';
+    signedInAs(buildUser({ role: 'student' }), {
+      'GET /api/search': { status: 429, body: { code: 'RATE_LIMITED', message } },
+    });
+    renderApp('/search?q=splicing');
+    await findHeading('Search');
+    expect(await screen.findByText(message)).toBeInTheDocument();
+  });
 });

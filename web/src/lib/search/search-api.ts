@@ -5,7 +5,7 @@
  */
 import { SearchResultsSchema, type SearchResult, type SearchType } from '@learning-hub/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api } from '../api-client';
+import { api, hasServerMessage } from '../api-client';
 import { USER_QUERY_PREFIX } from '../auth/auth-context';
 
 export interface SearchParams {
@@ -33,6 +33,17 @@ export function useSearch(params: SearchParams) {
     placeholderData: keepPreviousData,
     staleTime: 15_000,
   });
+}
+
+/**
+ * What a failed search says: the server's own words when it refused for the person's share of
+ * searches (429: too many at once or in a minute, and when to try again), else that search is
+ * not available.
+ */
+export function searchErrorText(error: unknown): string {
+  return hasServerMessage(error) && error.code === 'RATE_LIMITED'
+    ? error.message
+    : 'Search is not available right now. Try again in a moment.';
 }
 
 /** The page a result opens. */

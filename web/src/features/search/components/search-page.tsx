@@ -22,7 +22,13 @@ import { Link } from 'react-router';
 import { HighlightedText } from '../../../components/highlighted-text';
 import { Pager } from '../../../components/pager';
 import { useFilterParams } from '../../../lib/use-filter-params';
-import { hasSearchTerms, RESULT_KIND, resultPath, useSearch } from '../../../lib/search/search-api';
+import {
+  hasSearchTerms,
+  RESULT_KIND,
+  resultPath,
+  searchErrorText,
+  useSearch,
+} from '../../../lib/search/search-api';
 
 const PAGE_SIZE = 20;
 const KINDS = [
@@ -37,7 +43,7 @@ export function SearchPage() {
   const q = (filters.get('q') ?? '').slice(0, SEARCH_QUERY_MAX);
   const typeParam = filters.get('type');
   const type = SEARCH_TYPES.find((t): t is SearchType => t === typeParam);
-  const { data, isFetching, isError } = useSearch({
+  const { data, isFetching, isError, error } = useSearch({
     q,
     type,
     page: filters.page,
@@ -65,7 +71,7 @@ export function SearchPage() {
       />
       {isError && (
         <Alert color="red" title="Search failed">
-          Search is not available right now. Try again in a moment.
+          {searchErrorText(error)}
         </Alert>
       )}
       {!searchable ? (
