@@ -44,7 +44,13 @@ import {
   listOrphans,
   type FileRecord,
 } from './file-repository';
-import { fileTooLarge, formatBytes, type FileStore, type StoredObject } from './file-store';
+import {
+  asStorageError,
+  fileTooLarge,
+  formatBytes,
+  type FileStore,
+  type StoredObject,
+} from './file-store';
 import { canThumbnail, makeThumbnail } from './thumbnails';
 import { peekHead, refuseUpload } from './upload-checks';
 import {
@@ -191,7 +197,8 @@ export class FileService {
       if (cutShort && error instanceof AppError && error.code === 'FILE_TOO_LARGE') {
         throw this.quotaRefusal(reservation.limit, reservation.usage);
       }
-      throw error;
+      // A full disk: the store kept nothing (put removes its partial object); say so plainly.
+      throw asStorageError(error);
     }
     let thumbnailKey: string | null = null;
     if (canThumbnail(stored.mime)) {
@@ -214,9 +221,9 @@ export class FileService {
         thumbnailKey,
       });
     } catch (error) {
-      await releaseReservation(this.db, reservation.id);
+      await releaseReservation(this.db, reservation.id).catch(() => undefined);
       await this.removeObjects({ storageKey: stored.key, thumbnailKey });
-      throw error;
+      throw asStorageError(error);
     }
   }
 
@@ -383,7 +390,9 @@ export class FileService {
         ...(mime ? { contentType: mime } : {}),
       });
     };
-    const stored = await duplicate(file.storageKey, file.mime);
+    const stored = await duplicate(file.storageKey, file.mime).catch((error: unknown) => {
+      throw asStorageError(error);
+    });
     let thumbnailKey: string | null = null;
     try {
       if (file.thumbnailKey) thumbnailKey = (await duplicate(file.thumbnailKey)).key;
@@ -407,7 +416,7 @@ export class FileService {
       return { ...copy, ownerType: owner.type, ownerId: owner.id, attachedAt: at };
     } catch (error) {
       await this.removeObjects({ storageKey: stored.key, thumbnailKey });
-      throw error;
+      throw asStorageError(error);
     }
   }
 
