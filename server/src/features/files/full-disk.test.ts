@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { runThumbnail } from '../../library/library-jobs';
+import { makeSamplePdf } from '../../storage/sample-pdf';
 import { PDF_HEAD, multipartBody } from '../../storage/test-files';
 import {
   bearer,
@@ -169,5 +171,24 @@ describe.skipIf(!disk)(`a full disk (${TEST_DB_KIND})`, () => {
     expect(await fileRows()).toEqual([]);
     expect(filesUnder(filesDir)).toEqual([]);
     expect(filesUnder(stagingDir)).toEqual([]);
+  });
+
+  it('a PDF thumbnail job fails with the reason in words and stores no picture', async () => {
+    await start();
+    const pdf = Buffer.from(await makeSamplePdf('Field guide', ['Page one.']));
+    const uploaded = await postFile(pdf);
+    expect(uploaded.statusCode).toBe(201);
+    const fileId = (uploaded.json() as { id: string }).id;
+    const before = filesUnder(filesDir);
+
+    disk?.fill();
+    const failed = await runThumbnail(ctx.database.db, ctx.app.files.store, fileId).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failed).toMatchObject(FULL);
+    expect(filesUnder(filesDir)).toEqual(before);
+    const [row] = await fileRows();
+    expect(row?.thumbnail_key).toBeNull();
   });
 });
