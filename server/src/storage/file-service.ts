@@ -34,6 +34,7 @@ import { countUpload } from '../auth/throttle';
 import type { UserRecord } from '../auth/user-repository';
 import type { Db } from '../db';
 import { sortableId } from '../lib/ids';
+import { referencedFileIds } from '../rich-text/sanitize';
 import {
   attachFile,
   deleteFileRow,
@@ -367,6 +368,37 @@ export class FileService {
     }
     if (!file) throw notFound();
     return file;
+  }
+
+  /**
+   * The one way a rich-text field takes the files its document shows (docs/adding-an-area.md,
+   * "Files"): every save of such a field (a lesson, a wiki page, a library item's description, a
+   * hand-in's answer, an assignment's instructions, a course summary) calls this with the saved,
+   * sanitised HTML, after its own write. Attaches to `owner` each file the HTML refers to that is
+   * `user`'s own unattached upload (the picture they just added with the editor's image button),
+   * so that whoever may read the thing may read its pictures, and the sweep of unattached uploads
+   * leaves them alone.
+   *
+   * Nothing else changes hands: a reference to someone else's upload, or to a file that belongs
+   * to something else, is left as it is. It never grants read access (each download checks the
+   * file's own owner), so no one captures another person's upload by naming its id, and a reader
+   * who may not read the other thing sees a broken image, nothing more.
+   */
+  async attachReferenced(
+    user: UserRecord,
+    html: string,
+    owner: { type: string; id: string },
+  ): Promise<void> {
+    for (const id of referencedFileIds(html)) {
+      const file = await findFile(this.db, id);
+      if (!file || file.ownerType !== null || file.uploadedBy !== user.id) continue;
+      try {
+        await this.attach(user, id, owner);
+      } catch (error) {
+        // Lost a race for it (attached elsewhere meanwhile): it stays where it went.
+        if (!(error instanceof AppError)) throw error;
+      }
+    }
   }
 
   /**
