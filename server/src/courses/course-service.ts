@@ -17,11 +17,7 @@ import { isPrimaryKeyViolation, isUniqueViolation } from '../db/errors';
 import { LIBRARY_ITEM, listItemIdsOfCourse } from '../library/library-repository';
 import { listPageIdsOfCourse, WIKI_PAGE } from '../wiki/wiki-repository';
 import { sortableId } from '../lib/ids';
-import {
-  mapFileReferences,
-  richTextToPlainText,
-  sanitizeRichText,
-} from '../rich-text/sanitize';
+import { mapFileReferences, richTextToPlainText, sanitizeRichText } from '../rich-text/sanitize';
 import type { FileService } from '../storage/file-service';
 import { courseContext } from './course-access';
 import {

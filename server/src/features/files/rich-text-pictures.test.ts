@@ -39,7 +39,8 @@ describe.skipIf(!available)(`pictures in rich text are attached (${TEST_DB_KIND}
   });
 
   const picture = (who: Person) => upload(ctx, who, 'trace.png', PNG_1X1);
-  const img = (fileId: string) => `<p>See:</p><p><img src="/api/files/${fileId}" alt="trace" /></p>`;
+  const img = (fileId: string) =>
+    `<p>See:</p><p><img src="/api/files/${fileId}" alt="trace" /></p>`;
   const status = async (who: Person, fileId: string) =>
     (await as(ctx, who).get(`/api/files/${fileId}`)).statusCode;
 
