@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { runThumbnail } from '../../library/library-jobs';
 import { makeSamplePdf } from '../../storage/sample-pdf';
@@ -190,5 +191,35 @@ describe.skipIf(!disk)(`a full disk (${TEST_DB_KIND})`, () => {
     expect(filesUnder(filesDir)).toEqual(before);
     const [row] = await fileRows();
     expect(row?.thumbnail_key).toBeNull();
+  });
+});
+
+describe.skipIf(!available || TEST_DB_KIND !== 'sqlite')('a full database (sqlite)', () => {
+  let ctx: TestContext;
+  afterEach(async () => {
+    await ctx?.close();
+  });
+
+  it('a write the database has no room for answers 507 in plain words (SQLITE_FULL)', async () => {
+    ctx = await createTestApp();
+    const sam = await createTestUser(ctx, { username: 'sam', role: 'admin' });
+    const token = await signIn(ctx.app, 'sam', sam.password);
+    // The database may not grow any more: SQLite's own SQLITE_FULL on the next new page.
+    const { page_count: pages } = (
+      await sql<{ page_count: number }>`pragma page_count`.execute(ctx.database.db)
+    ).rows[0] as { page_count: number };
+    await sql.raw(`pragma max_page_count = ${pages}`).execute(ctx.database.db);
+    const answer = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/wiki/pages',
+      headers: bearer(token),
+      payload: {
+        space: 'company',
+        title: 'Splice log',
+        html: `<p>${'Arc power 42, loss 0.02 dB. '.repeat(4000)}</p>`,
+      },
+    });
+    expect(answer.statusCode).toBe(507);
+    expect(answer.json()).toEqual(FULL);
   });
 });
