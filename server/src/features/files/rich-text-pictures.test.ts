@@ -86,6 +86,41 @@ describe.skipIf(!available)(`pictures in rich text are attached (${TEST_DB_KIND}
     expect(await status(p.priya, photo)).toBe(200);
   });
 
+  it('a grade’s feedback: the learner sees its picture once grades are released, others do not', async () => {
+    const created = await as(ctx, p.priya).post(`/api/courses/${courseId}/assignments`, {
+      title: 'Describe your splice',
+      submissionKinds: ['text'],
+      releaseOnSave: false,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const assignmentId = (created.json() as { id: string }).id;
+    const handedIn = await as(ctx, p.sam).post(`/api/assignments/${assignmentId}/submissions`, {
+      textHtml: '<p>Done.</p>',
+      submit: true,
+    });
+    const submissionId = (handedIn.json() as { id: string }).id;
+    expect((await as(ctx, p.lee).post(`/api/courses/${courseId}/enrolment`, {})).statusCode).toBe(
+      200,
+    );
+
+    const fileId = await picture(p.priya);
+    const graded = await as(ctx, p.priya).put(`/api/submissions/${submissionId}/grade`, {
+      points: 8,
+      feedbackHtml: img(fileId),
+    });
+    expect(graded.statusCode, graded.body).toBe(200);
+    expect(await status(p.ada, fileId)).toBe(200);
+    expect(await status(p.sam, fileId)).toBe(403);
+
+    const released = await as(ctx, p.priya).patch(`/api/assignments/${assignmentId}`, {
+      gradesReleased: true,
+    });
+    expect(released.statusCode, released.body).toBe(200);
+    expect(await status(p.sam, fileId)).toBe(200);
+    expect(await status(p.lee, fileId)).toBe(403);
+    expect(await status(p.kim, fileId)).toBe(403);
+  });
+
   it('a hand-in cannot take over another learner’s upload by naming it', async () => {
     const created = await as(ctx, p.priya).post(`/api/courses/${courseId}/assignments`, {
       title: 'Describe your splice',
