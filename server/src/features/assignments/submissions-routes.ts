@@ -289,6 +289,18 @@ export function registerSubmissionRoutes(app: FastifyInstance, options: Assignme
       // The pictures the answer shows (the editor's image button): the one path of every
       // rich-text field, so the graders see them too.
       if (draft && owner && text !== undefined) {
+        // A picture taken out of the answer goes with it: it was the text's, never an attachment.
+        const shown = new Set(referencedFileIds(draft.textHtml));
+        const dropped = new Set(
+          referencedFileIds(before?.textHtml ?? '').filter(
+            (id) => !shown.has(id) && !fileIds?.includes(id),
+          ),
+        );
+        if (dropped.size > 0) {
+          for (const file of await app.files.listOwned(owner)) {
+            if (dropped.has(file.id)) await app.files.deleteOwned(file.id);
+          }
+        }
         await app.files.attachReferenced(user, draft.textHtml, owner);
       }
 

@@ -84,6 +84,14 @@ describe.skipIf(!available)(`pictures in rich text are attached (${TEST_DB_KIND}
     expect(second.json()).toMatchObject({ files: [] });
     expect((await as(ctx, p.sam).post(url, { submit: true })).statusCode).toBe(201);
     expect(await status(p.priya, photo)).toBe(200);
+
+    // A picture taken out of the next draft's answer goes; it never turns into an attachment.
+    const other = await picture(p.sam);
+    expect((await as(ctx, p.sam).post(url, { textHtml: img(other) })).statusCode).toBe(200);
+    const without = await as(ctx, p.sam).post(url, { textHtml: '<p>No picture after all.</p>' });
+    expect(without.statusCode, without.body).toBe(200);
+    expect(without.json()).toMatchObject({ files: [] });
+    expect(await status(p.sam, other)).toBe(404);
   });
 
   it('a grade’s feedback: the learner sees its picture once grades are released, others do not', async () => {
