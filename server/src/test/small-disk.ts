@@ -1,8 +1,10 @@
 /**
  * A real, small disk for the tests of a full disk: a tmpfs of a few MB mounted on a temporary
- * directory (needs root, as the CI runs; `requireTool` fails the run under CI=true when it cannot
- * mount, and skips loudly elsewhere). The test points the app's FILES_DIR and UPLOAD_STAGING_DIR
- * into it and fills it with a filler file, so writes fail with the system's own ENOSPC.
+ * directory. Mounting needs root, as the CI runs: `smallDiskAvailable` fails the run under
+ * CI=true when the tests do not run as root, and skips loudly elsewhere. The test points the
+ * app's FILES_DIR and UPLOAD_STAGING_DIR into it and fills it with a filler file, so writes fail
+ * with the system's own ENOSPC. Mount in `beforeAll` and unmount in `afterAll` of the same
+ * `describe`: both run only when one of its tests does.
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, truncateSync, writeSync } from 'node:fs';
@@ -19,24 +21,22 @@ export interface SmallDisk {
   unmount(): void;
 }
 
-function tryMount(dir: string, bytes: number): boolean {
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${bytes}`, 'tmpfs', dir], {
-      stdio: 'ignore',
-    });
-    return true;
-  } catch {
-    return false;
-  }
+/** Whether a tmpfs can be mounted here (root); throws under CI=true when not. */
+export function smallDiskAvailable(): boolean {
+  const root = process.getuid?.() === 0;
+  return requireTool('mount -t tmpfs (root)', root, 'run the tests as root, as the CI does');
 }
 
-/** Mounts a tmpfs of `bytes`; null (skipped loudly, or thrown under CI) when mounting is refused. */
-export function mountSmallDisk(bytes = 2 * 1024 * 1024): SmallDisk | null {
+/** Mounts a tmpfs of `bytes` on a new temporary directory. */
+export function mountSmallDisk(bytes = 2 * 1024 * 1024): SmallDisk {
   const dir = mkdtempSync(join(tmpdir(), 'lh-small-disk-'));
-  const mounted = tryMount(dir, bytes);
-  if (!requireTool('mount -t tmpfs (root)', mounted, 'run the tests as root, as the CI does')) {
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${bytes}`, 'tmpfs', dir], {
+      stdio: 'pipe',
+    });
+  } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    return null;
+    throw new Error(`could not mount a tmpfs on ${dir}: ${String(error)}`);
   }
   const filler = join(dir, 'filler');
   return {

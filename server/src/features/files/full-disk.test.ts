@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runThumbnail } from '../../library/library-jobs';
 import { makeSamplePdf } from '../../storage/sample-pdf';
 import { PDF_HEAD, multipartBody } from '../../storage/test-files';
@@ -20,10 +20,10 @@ import {
   TEST_DB_KIND,
   type TestContext,
 } from '../../test/helpers';
-import { mountSmallDisk, type SmallDisk } from '../../test/small-disk';
+import { mountSmallDisk, smallDiskAvailable, type SmallDisk } from '../../test/small-disk';
 
 const available = await testDatabaseAvailable();
-const disk = available ? mountSmallDisk() : null;
+const canMount = available && smallDiskAvailable();
 const TUS = { 'tus-resumable': '1.0.0' };
 const FULL = {
   code: 'INSUFFICIENT_STORAGE',
@@ -38,13 +38,18 @@ function filesUnder(dir: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
-describe.skipIf(!disk)(`a full disk (${TEST_DB_KIND})`, () => {
-  const { dir } = disk as SmallDisk;
-  const filesDir = join(dir, 'files');
-  const stagingDir = join(dir, 'staging');
+describe.skipIf(!canMount)(`a full disk (${TEST_DB_KIND})`, () => {
+  let disk: SmallDisk | undefined;
+  let filesDir = '';
+  let stagingDir = '';
   let ctx: TestContext;
   let token: string;
 
+  beforeAll(() => {
+    disk = mountSmallDisk();
+    filesDir = join(disk.dir, 'files');
+    stagingDir = join(disk.dir, 'staging');
+  });
   afterAll(() => disk?.unmount());
   afterEach(async () => {
     disk?.free();
