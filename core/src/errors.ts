@@ -74,6 +74,11 @@ export const ERROR_CODES = {
   AUTH_METHOD_DISABLED: { status: 400, category: 'config', severity: 'Medium' },
   INVALID_AUTH_METHOD: { status: 400, category: 'config', severity: 'Medium' },
   SERVICE_UNAVAILABLE: { status: 503, category: 'data', severity: 'High' },
+  /**
+   * The server's disk (or the database's) is full: nothing of the request was kept; the person
+   * may try again later or tell an administrator (HTTP 507 Insufficient Storage).
+   */
+  INSUFFICIENT_STORAGE: { status: 507, category: 'data', severity: 'High' },
   INTERNAL_ERROR: { status: 500, category: 'console', severity: 'High' },
   NETWORK_ERROR: { status: 0, category: 'data', severity: 'High' },
 } as const satisfies Record<string, ErrorCodeInfo>;

@@ -142,7 +142,8 @@ export interface HandInState {
   /** The number the attempt gets: the highest so far + 1. */
   attempt: number;
   textHtml: string;
-  fileCount: number;
+  /** The files attached to the draft (attachments and the pictures its text shows). */
+  fileIds: string[];
 }
 
 /**
@@ -200,16 +201,16 @@ export async function handIn(
       .executeTakeFirstOrThrow();
     const files = await trx
       .selectFrom('files')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .select('id')
       .where('owner_type', '=', 'submission')
       .where('owner_id', '=', draft.id)
-      .executeTakeFirstOrThrow();
+      .execute();
     const attempt = Number(highest.m) + 1;
     const { late } = decide({
       draftId: draft.id,
       attempt,
       textHtml: draft.text_html,
-      fileCount: Number(files.n),
+      fileIds: files.map((f) => f.id),
     });
     await trx
       .updateTable('submissions')

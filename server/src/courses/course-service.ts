@@ -17,12 +17,7 @@ import { isPrimaryKeyViolation, isUniqueViolation } from '../db/errors';
 import { LIBRARY_ITEM, listItemIdsOfCourse } from '../library/library-repository';
 import { listPageIdsOfCourse, WIKI_PAGE } from '../wiki/wiki-repository';
 import { sortableId } from '../lib/ids';
-import {
-  mapFileReferences,
-  referencedFileIds,
-  richTextToPlainText,
-  sanitizeRichText,
-} from '../rich-text/sanitize';
+import { mapFileReferences, richTextToPlainText, sanitizeRichText } from '../rich-text/sanitize';
 import type { FileService } from '../storage/file-service';
 import { courseContext } from './course-access';
 import {
@@ -106,30 +101,6 @@ async function retryingTakenId<T>(run: () => Promise<T>): Promise<T> {
 /** File owner types of the classroom's course side. */
 export const COURSE_COVER = 'course-cover';
 export const LESSON = 'lesson';
-
-/**
- * Attaches to `owner` every file the HTML refers to that is the user's own unattached upload.
- * References to files that belong to something else are left as they are: they never grant read
- * access (each download checks the owner of the file), so a reader who may not read the other
- * thing sees a broken image, nothing more.
- */
-export async function attachReferencedFiles(
-  files: FileService,
-  user: { id: string } & Parameters<FileService['attach']>[0],
-  html: string,
-  owner: { type: string; id: string },
-): Promise<void> {
-  for (const id of referencedFileIds(html)) {
-    const file = await files.find(id);
-    if (!file || file.ownerType !== null || file.uploadedBy !== user.id) continue;
-    try {
-      await files.attach(user, id, owner);
-    } catch (error) {
-      // Lost a race for it (attached elsewhere meanwhile): it stays where it went.
-      if (!(error instanceof AppError)) throw error;
-    }
-  }
-}
 
 /** Refuses an end that is not after the start (400, readable). */
 function checkDates(startsAt: string | null, endsAt: string | null): void {
@@ -247,7 +218,7 @@ export async function createCourseFor(
     throw error;
   }
   await attachCover(db, files, user, id, cover);
-  await attachReferencedFiles(files, user, summaryHtml, { type: COURSE_COVER, id });
+  await files.attachReferenced(user, summaryHtml, { type: COURSE_COVER, id });
   return (await findCourseRecord(db, id)) as CourseRecord;
 }
 
@@ -373,7 +344,7 @@ export async function updateCourseFor(
     if (course.coverFileId) await files.deleteOwned(course.coverFileId);
   }
   if (summaryHtml !== undefined) {
-    await attachReferencedFiles(files, user, summaryHtml, { type: COURSE_COVER, id: course.id });
+    await files.attachReferenced(user, summaryHtml, { type: COURSE_COVER, id: course.id });
   }
   return (await findCourseRecord(db, course.id)) as CourseRecord;
 }

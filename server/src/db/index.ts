@@ -108,12 +108,19 @@ const STATEMENT_CACHE_SIZE = 500;
  */
 function withStatementCache(database: SQLite.Database): SqliteDialectConfig['database'] {
   const cache = new Map<string, SQLite.Statement>();
+  let nothing: SQLite.Statement | undefined;
   return {
     close: () => {
       cache.clear();
       database.close();
     },
     prepare: (sqlText: string) => {
+      // SQLite ends a transaction by itself on some errors (SQLITE_FULL, SQLITE_IOERR): Kysely's
+      // ROLLBACK would then fail with "no transaction is active" and hide the error that
+      // mattered (a full disk answers 507, plugins/errors.ts). Nothing is left to roll back.
+      if (!database.inTransaction && /^\s*rollback\s*$/i.test(sqlText)) {
+        return (nothing ??= database.prepare('select 1 where 0'));
+      }
       const cached = cache.get(sqlText);
       if (cached) {
         cache.delete(sqlText);

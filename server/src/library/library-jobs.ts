@@ -7,7 +7,7 @@ import type { Db } from '../db';
 import { defineJob } from '../jobs';
 import { findFile, setFileThumbnail } from '../storage/file-repository';
 import { PDF_THUMBNAIL_MAX_BYTES } from '../storage/file-service';
-import type { FileStore } from '../storage/file-store';
+import { asStorageError, type FileStore } from '../storage/file-store';
 import { makePdfThumbnail } from '../storage/pdf-thumbnail';
 import { extractText } from '../storage/text-extraction';
 import {
@@ -66,7 +66,18 @@ export async function runThumbnail(
 ): Promise<void> {
   const file = await findFile(db, fileId);
   if (!file || file.thumbnailKey !== null || file.size > PDF_THUMBNAIL_MAX_BYTES) return;
-  const key = await make(store, file.storageKey);
+  // A full disk fails the job with the reason in words (it is tried again later); the store
+  // keeps no partial picture.
+  const key = await make(store, file.storageKey).catch((error: unknown) => {
+    throw asStorageError(error);
+  });
+  let recorded: boolean;
+  try {
+    recorded = await setFileThumbnail(db, fileId, key);
+  } catch (error) {
+    await store.delete(key);
+    throw asStorageError(error);
+  }
   // Another run (or the file's removal) got there first: drop this picture.
-  if (!(await setFileThumbnail(db, fileId, key))) await store.delete(key);
+  if (!recorded) await store.delete(key);
 }

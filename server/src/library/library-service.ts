@@ -13,7 +13,6 @@ import {
 import type { AccessService } from '../access/access-service';
 import { findDepartment, type UserRecord } from '../auth/user-repository';
 import { findCourseRecord } from '../courses/course-repository';
-import { attachReferencedFiles } from '../courses/course-service';
 import type { Transaction } from 'kysely';
 import type { Db } from '../db';
 import type { Database } from '../db/schema';
@@ -217,7 +216,7 @@ export async function createItemFor(
       throw error;
     }
   }
-  await attachReferencedFiles(files, user, descriptionHtml, { type: LIBRARY_OWNER, id });
+  await files.attachReferenced(user, descriptionHtml, { type: LIBRARY_OWNER, id });
   return (await findItem(db, id)) as ItemRecord;
 }
 
@@ -284,7 +283,7 @@ export async function updateItemFor(
     throw error;
   }
   if (changes.descriptionHtml) {
-    await attachReferencedFiles(files, user, changes.descriptionHtml, {
+    await files.attachReferenced(user, changes.descriptionHtml, {
       type: LIBRARY_OWNER,
       id: item.id,
     });

@@ -76,6 +76,13 @@ declare module 'fastify' {
     access: AccessService;
     /** Every declared route (`METHOD /url` → its access), for the authorization matrix tests. */
     routeAccess: Map<string, RouteAccess>;
+    /**
+     * Checks the request's sign-in again, from the database (not the cache), and refuses as at
+     * the request's start (401) when its session has ended since (signed out, revoked, expired)
+     * or its user was deactivated: for work that outlasts the start of a long request (the last
+     * byte of a resumable upload).
+     */
+    recheckSignIn(request: FastifyRequest): Promise<void>;
   }
 }
 
@@ -149,6 +156,19 @@ export default fp<AccessPluginOptions>(
     app.decorate('auditRing', access.audit);
     app.decorate('routeAccess', new Map<string, RouteAccess>());
     app.decorateRequest('auth', null);
+    app.decorate('recheckSignIn', async (request: FastifyRequest) => {
+      const auth = request.auth;
+      if (!auth) throw new AppError('UNAUTHENTICATED', NOT_AUTHENTICATED);
+      if (devUser && auth.session.id === 'dev-mode') return;
+      const found = await findSessionById(db, auth.session.id);
+      if (!found || !found.user.isActive || found.user.id !== auth.user.id) {
+        throw new AppError('UNAUTHENTICATED', NOT_AUTHENTICATED);
+      }
+      const { session } = found;
+      if (session.revokedAt !== null || Date.parse(session.expiresAt) <= now()) {
+        throw new AppError('SESSION_EXPIRED', NOT_AUTHENTICATED);
+      }
+    });
 
     app.addHook('onRoute', (route) => {
       const access = route.config?.access;

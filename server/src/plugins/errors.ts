@@ -22,6 +22,7 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isStorageFull, storageFull } from '../storage/file-store';
 import { securityHeadersFor } from './security-headers';
 
 const FASTIFY_CODES: Record<string, AppError['code']> = {
@@ -64,6 +65,9 @@ function toAppError(error: FastifyError | Error, request: FastifyRequest): AppEr
     const message = first ? first.message : 'The request is invalid.';
     return new AppError('VALIDATION_ERROR', message, { issues });
   }
+  // A full disk or database (ENOSPC, EDQUOT, SQLITE_FULL, PostgreSQL's disk_full) wherever it
+  // surfaced: 507 in words a person can act on, not a 500 (storage/file-store.ts).
+  if (isStorageFull(error)) return storageFull();
   const fe = error as FastifyError;
   // PostgreSQL refusing a value (a NUL in text, text too long): bad input that validation let
   // through. A clear 400 rather than a 500.

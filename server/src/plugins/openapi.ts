@@ -202,6 +202,12 @@ function platformErrors(route: DocumentedRoute): Map<number, string[]> {
     500,
     `${code('INTERNAL_ERROR')}: an unexpected failure; \`details.requestId\` is the reference in the server's log.`,
   );
+  if (takesBody) {
+    add(
+      507,
+      `${code('INSUFFICIENT_STORAGE')}: the server's disk or database is full; nothing of the request was kept. Try again later.`,
+    );
+  }
   add(
     503,
     `${code('SERVICE_UNAVAILABLE')}: the server is shutting down (\`Connection: close\`); try again shortly.`,

@@ -34,6 +34,7 @@ import { countUpload } from '../auth/throttle';
 import type { UserRecord } from '../auth/user-repository';
 import type { Db } from '../db';
 import { sortableId } from '../lib/ids';
+import { referencedFileIds } from '../rich-text/sanitize';
 import {
   attachFile,
   deleteFileRow,
@@ -44,7 +45,13 @@ import {
   listOrphans,
   type FileRecord,
 } from './file-repository';
-import { fileTooLarge, formatBytes, type FileStore, type StoredObject } from './file-store';
+import {
+  asStorageError,
+  fileTooLarge,
+  formatBytes,
+  type FileStore,
+  type StoredObject,
+} from './file-store';
 import { canThumbnail, makeThumbnail } from './thumbnails';
 import { peekHead, refuseUpload } from './upload-checks';
 import {
@@ -191,7 +198,8 @@ export class FileService {
       if (cutShort && error instanceof AppError && error.code === 'FILE_TOO_LARGE') {
         throw this.quotaRefusal(reservation.limit, reservation.usage);
       }
-      throw error;
+      // A full disk: the store kept nothing (put removes its partial object); say so plainly.
+      throw asStorageError(error);
     }
     let thumbnailKey: string | null = null;
     if (canThumbnail(stored.mime)) {
@@ -214,9 +222,9 @@ export class FileService {
         thumbnailKey,
       });
     } catch (error) {
-      await releaseReservation(this.db, reservation.id);
+      await releaseReservation(this.db, reservation.id).catch(() => undefined);
       await this.removeObjects({ storageKey: stored.key, thumbnailKey });
-      throw error;
+      throw asStorageError(error);
     }
   }
 
@@ -363,6 +371,37 @@ export class FileService {
   }
 
   /**
+   * The one way a rich-text field takes the files its document shows (docs/adding-an-area.md,
+   * "Files"): every save of such a field (a lesson, a wiki page, a library item's description, a
+   * hand-in's answer, an assignment's instructions, a course summary) calls this with the saved,
+   * sanitised HTML, after its own write. Attaches to `owner` each file the HTML refers to that is
+   * `user`'s own unattached upload (the picture they just added with the editor's image button),
+   * so that whoever may read the thing may read its pictures, and the sweep of unattached uploads
+   * leaves them alone.
+   *
+   * Nothing else changes hands: a reference to someone else's upload, or to a file that belongs
+   * to something else, is left as it is. It never grants read access (each download checks the
+   * file's own owner), so no one captures another person's upload by naming its id, and a reader
+   * who may not read the other thing sees a broken image, nothing more.
+   */
+  async attachReferenced(
+    user: UserRecord,
+    html: string,
+    owner: { type: string; id: string },
+  ): Promise<void> {
+    for (const id of referencedFileIds(html)) {
+      const file = await findFile(this.db, id);
+      if (!file || file.ownerType !== null || file.uploadedBy !== user.id) continue;
+      try {
+        await this.attach(user, id, owner);
+      } catch (error) {
+        // Lost a race for it (attached elsewhere meanwhile): it stays where it went.
+        if (!(error instanceof AppError)) throw error;
+      }
+    }
+  }
+
+  /**
    * Copies a stored file (its bytes and thumbnail into new objects, a new row) and attaches the
    * copy to `owner`, as `uploadedBy`'s. For an area duplicating a thing with its files (copying a
    * course): the caller has checked that the user may read the original and owns the new thing.
@@ -383,7 +422,9 @@ export class FileService {
         ...(mime ? { contentType: mime } : {}),
       });
     };
-    const stored = await duplicate(file.storageKey, file.mime);
+    const stored = await duplicate(file.storageKey, file.mime).catch((error: unknown) => {
+      throw asStorageError(error);
+    });
     let thumbnailKey: string | null = null;
     try {
       if (file.thumbnailKey) thumbnailKey = (await duplicate(file.thumbnailKey)).key;
@@ -407,7 +448,7 @@ export class FileService {
       return { ...copy, ownerType: owner.type, ownerId: owner.id, attachedAt: at };
     } catch (error) {
       await this.removeObjects({ storageKey: stored.key, thumbnailKey });
-      throw error;
+      throw asStorageError(error);
     }
   }
 

@@ -85,6 +85,37 @@ export function fileTooLarge(maxBytes: number): AppError {
   );
 }
 
+/** What a person is told when the server's disk (or database) is full. */
+export const STORAGE_FULL_MESSAGE =
+  'The server has no room to store this file right now. Try again later or tell an administrator.';
+
+/**
+ * Whether `error` says the storage is full: the disk (ENOSPC), the user's disk quota (EDQUOT),
+ * SQLite's database file (SQLITE_FULL) or PostgreSQL's disk (53100 disk_full). Looks through
+ * `cause` too (a stream or driver error wrapping the system's).
+ */
+export function isStorageFull(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth += 1) {
+    const code = (e as { code?: unknown }).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL' || code === '53100') {
+      return true;
+    }
+    if (e instanceof AppError) return e.code === 'INSUFFICIENT_STORAGE';
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** The 507 of a full disk: nothing of the request was kept. */
+export function storageFull(): AppError {
+  return new AppError('INSUFFICIENT_STORAGE', STORAGE_FULL_MESSAGE);
+}
+
+/** `error` as the 507 when it says the storage is full, else as it is. */
+export function asStorageError(error: unknown): unknown {
+  return isStorageFull(error) && !(error instanceof AppError) ? storageFull() : error;
+}
+
 export function formatBytes(bytes: number): string {
   if (bytes >= 1024 ** 3) return `${Math.round((bytes / 1024 ** 3) * 10) / 10} GB`;
   if (bytes >= 1024 ** 2) return `${Math.round((bytes / 1024 ** 2) * 10) / 10} MB`;

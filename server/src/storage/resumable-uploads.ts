@@ -13,13 +13,13 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '@learning-hub/core';
-import { FileStore as TusFileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
 import type { Upload } from '@tus/utils';
 import type { FastifyBaseLogger } from 'fastify';
 import type { UserRecord } from '../auth/user-repository';
 import type { FileService } from './file-service';
-import { fileTooLarge, newObjectKey } from './file-store';
+import { fileTooLarge, newObjectKey, storageFull } from './file-store';
+import { StagingStore } from './tus-staging';
 import { fileEmpty } from './upload-checks';
 
 export const UPLOADS_PATH = '/api/uploads';
@@ -35,6 +35,11 @@ interface Pending {
   user: UserRecord;
   /** The upload the route checked the user owns: the only one tus may act on. */
   uploadId?: string;
+  /**
+   * Refuses (throws) when the user's sign-in ended while the request streamed (signed out,
+   * deactivated): checked again before the last byte's upload is stored.
+   */
+  recheck?: () => Promise<void>;
   /** The stored file, once the last byte is stored. */
   fileId?: string;
   /** Why storing the complete upload failed (answered as is, JSON). */
@@ -54,11 +59,11 @@ export interface ResumableUploadsOptions {
 
 export class ResumableUploads {
   readonly tus: TusServer;
-  private readonly staging: TusFileStore;
+  private readonly staging: StagingStore;
   private readonly pending = new WeakMap<Request, Pending>();
 
   constructor(private readonly options: ResumableUploadsOptions) {
-    this.staging = new TusFileStore({
+    this.staging = new StagingStore({
       directory: options.stagingDir,
       expirationPeriodInMilliseconds: options.expiresAfterMs,
     });
@@ -104,6 +109,9 @@ export class ResumableUploads {
   private async store(pending: Pending, upload: Upload): Promise<string> {
     const metadata = upload.metadata ?? {};
     try {
+      // The owner may have been signed out or deactivated while the bytes streamed: then
+      // nothing is stored, and the staged bytes go (below).
+      await pending.recheck?.();
       const file = await this.options.files.upload(pending.user, this.staging.read(upload.id), {
         name: metadata.filename ?? metadata.name ?? 'file',
         maxBytes: this.options.maxBytes,
@@ -182,8 +190,17 @@ export class ResumableUploads {
    * one or for OPTIONS): the tus server's answer, or the error to answer instead
    * (storing the complete upload failed, or tus refused the request: in the API's JSON words).
    */
-  async handle(request: Request, user: UserRecord, uploadId?: string): Promise<Response> {
-    const pending: Pending = { user, ...(uploadId === undefined ? {} : { uploadId }) };
+  async handle(
+    request: Request,
+    user: UserRecord,
+    uploadId?: string,
+    recheck?: () => Promise<void>,
+  ): Promise<Response> {
+    const pending: Pending = {
+      user,
+      ...(uploadId === undefined ? {} : { uploadId }),
+      ...(recheck ? { recheck } : {}),
+    };
     this.pending.set(request, pending);
     const response = await this.tus.handleWeb(request);
     if (pending.error !== undefined) throw pending.error;
@@ -220,6 +237,8 @@ function tusRefusal(status: number, body: string): Error {
       return new AppError('PRECONDITION_FAILED', TUS_REFUSALS[412]);
     case 413:
       return new AppError('PAYLOAD_TOO_LARGE', TUS_REFUSALS[413]);
+    case 507:
+      return storageFull();
     default:
       if (status < 500 || status === 501) {
         return new AppError(

@@ -11,7 +11,6 @@ import {
   type WikiPageStatus,
 } from '@learning-hub/core';
 import type { AccessService } from '../access/access-service';
-import { attachReferencedFiles } from '../courses/course-service';
 import type { Db } from '../db';
 import { isUniqueViolation } from '../db/errors';
 import { sortableId } from '../lib/ids';
@@ -189,7 +188,7 @@ export async function createPageFor(
     throw titleTaken(error, title);
   }
   rememberPlan(id, 1, html, plan);
-  await attachReferencedFiles(deps.files, v.user, html, { type: WIKI_OWNER, id });
+  await deps.files.attachReferenced(v.user, html, { type: WIKI_OWNER, id });
   return id;
 }
 
@@ -351,7 +350,7 @@ export async function savePageFor(
       input.now,
     );
   }
-  await attachReferencedFiles(deps.files, v.user, html, { type: WIKI_OWNER, id: page.id });
+  await deps.files.attachReferenced(v.user, html, { type: WIKI_OWNER, id: page.id });
 }
 
 /** A new revision with an earlier one's title and text (wiki.edit); 404 for no such revision. */

@@ -221,14 +221,8 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
     for (const id of attachmentIds ?? []) {
       if (!have.has(id)) await app.files.attach(user, id, owner);
     }
-    for (const id of inline) {
-      if (have.has(id) || attachmentIds?.includes(id)) continue;
-      const file = await app.files.find(id);
-      // Someone else's file, or one used elsewhere, stays where it is (readable as it was).
-      if (file && file.ownerType === null && file.uploadedBy === user.id) {
-        await app.files.attach(user, id, owner);
-      }
-    }
+    // The pictures the instructions show: the one path of every rich-text field.
+    await app.files.attachReferenced(user, assignment.instructionsHtml, owner);
   }
 
   r.get(

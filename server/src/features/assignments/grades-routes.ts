@@ -13,6 +13,7 @@ import {
   GradeSetSchema,
 } from '@learning-hub/core';
 import type { FastifyInstance } from 'fastify';
+import type { UserRecord } from '../../auth/user-repository';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findAssignment, type AssignmentRecord } from '../../assignments/assignment-repository';
@@ -30,9 +31,11 @@ import { sanitizeRichText } from '../../rich-text/sanitize';
 import { visibleAssignment, visibleCourse } from './assignments-routes';
 import {
   COURSE_ARCHIVED,
+  GRADE_OWNER,
   NOT_A_PARTICIPANT,
   ONLY_OWN_GRADES,
   currentUser,
+  gradeOwnerId,
   idParam,
   requireLearn,
   requireOpen,
@@ -64,7 +67,12 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
    * Saves the grade (releasing the assignment's grades with it when it releases on save) and
    * answers it with the release state as it is after the save.
    */
-  async function save(change: GradeChange, assignment: AssignmentRecord, sid: string) {
+  async function save(
+    user: UserRecord,
+    change: GradeChange,
+    assignment: AssignmentRecord,
+    sid: string,
+  ) {
     let grade;
     try {
       grade = await setGrade(db, change, iso());
@@ -72,6 +80,11 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
       if (isUniqueViolation(error)) throw new AppError('CONFLICT', GRADE_RACE);
       throw error;
     }
+    // The pictures the feedback shows: the one path of every rich-text field.
+    await app.files.attachReferenced(user, change.feedbackHtml, {
+      type: GRADE_OWNER,
+      id: gradeOwnerId(change.assignmentId, change.userId),
+    });
     const after = (await findAssignment(db, assignment.id)) ?? assignment;
     return toGrade(app, grade, after, sid);
   }
@@ -119,6 +132,7 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
       }
       checkPoints(assignment, request.body.points);
       return save(
+        user,
         {
           assignmentId: assignment.id,
           courseId: course.id,
@@ -177,6 +191,7 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
       }
       checkPoints(assignment, request.body.points);
       return save(
+        currentUser(request),
         {
           assignmentId: assignment.id,
           courseId: course.id,

@@ -1,6 +1,6 @@
 /**
  * Assignments, submissions and grades of the classroom (docs/classroom.md, "Assignments,
- * submissions and grades"): the file owner types `assignment` and `submission`, then the routes
+ * submissions and grades"): the file owner types `assignment`, `submission` and `grade`, then the routes
  * of each part (assignments-routes, submissions-routes, grades-routes).
  */
 import type { FastifyPluginAsync } from 'fastify';
@@ -16,7 +16,7 @@ import type { Db } from '../../db';
 import { registerAssignmentRoutes } from './assignments-routes';
 import { registerGradeRoutes } from './grades-routes';
 import { registerSubmissionRoutes } from './submissions-routes';
-import type { AssignmentsOptions } from './shared';
+import { GRADE_OWNER, gradeOwnerOf, type AssignmentsOptions } from './shared';
 
 const assignmentsRoutes: FastifyPluginAsync<AssignmentsOptions> = async (app, options) => {
   /** The user's access to the course of an assignment, judged now; null when either is gone. */
@@ -65,6 +65,28 @@ const assignmentsRoutes: FastifyPluginAsync<AssignmentsOptions> = async (app, op
     canAttach: async (user, id, ctx) => {
       const submission = await findSubmission(ctx.db, id);
       return submission !== null && submission.userId === user.id && submission.status === 'draft';
+    },
+  });
+
+  // Feedback pictures (owner id `<assignment id>:<learner id>`, the grade in force and its
+  // history): whoever may see every grade of the course, and the learner once grades are released.
+  app.files.registerFileOwner(GRADE_OWNER, {
+    canRead: async (user, id, ctx) => {
+      const { assignmentId, learnerId } = gradeOwnerOf(id);
+      const assignment = await findAssignment(ctx.db, assignmentId);
+      const found = await accessVia(ctx.db, user, assignment, ctx.now());
+      if (!assignment || !found?.access.canLearn) return false;
+      if (found.access.can('grade.view_all')) return true;
+      return (
+        learnerId === user.id && assignment.gradesReleased && found.access.can('grade.view_own')
+      );
+    },
+    canAttach: async (user, id, ctx) => {
+      const { assignmentId } = gradeOwnerOf(id);
+      const assignment = await findAssignment(ctx.db, assignmentId);
+      const found = await accessVia(ctx.db, user, assignment, ctx.now());
+      if (!found || found.archived || !found.access.canLearn) return false;
+      return found.access.can('assignment.grade') || found.access.can('grade.edit');
     },
   });
 

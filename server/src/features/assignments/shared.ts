@@ -197,3 +197,16 @@ export function toSubmission(
     grade: extra.grade,
   };
 }
+
+/** The file owner type of a grade's feedback pictures; its id is `gradeOwnerId`. */
+export const GRADE_OWNER = 'grade';
+
+/** A grade as a file owner: the learner's grade of one assignment, whatever its revision. */
+export function gradeOwnerId(assignmentId: string, learnerId: string): string {
+  return `${assignmentId}:${learnerId}`;
+}
+
+export function gradeOwnerOf(id: string): { assignmentId: string; learnerId: string } {
+  const [assignmentId = '', learnerId = ''] = id.split(':');
+  return { assignmentId, learnerId };
+}

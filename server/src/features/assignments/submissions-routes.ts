@@ -30,7 +30,7 @@ import {
   type SubmissionRecord,
 } from '../../assignments/submission-repository';
 import { isUniqueViolation } from '../../db/errors';
-import { isBlankRichText, sanitizeRichText } from '../../rich-text/sanitize';
+import { isBlankRichText, referencedFileIds, sanitizeRichText } from '../../rich-text/sanitize';
 import { visibleAssignment, visibleCourse } from './assignments-routes';
 import {
   COURSE_ARCHIVED,
@@ -100,6 +100,15 @@ function isClosedForLateWork(
   );
 }
 
+/**
+ * The files a submission lists as attachments: those its answer does not show inline (pictures
+ * added with the editor belong to the text, as an assignment's instructions' do).
+ */
+function attachmentsOf<F extends { id: string }>(textHtml: string, files: F[]): F[] {
+  const inline = new Set(referencedFileIds(textHtml));
+  return files.filter((f) => !inline.has(f.id));
+}
+
 const NO_TEXT = 'This assignment does not take a written answer; attach a file instead.';
 const NO_FILES = 'This assignment does not take files; write your answer instead.';
 
@@ -127,7 +136,7 @@ export function registerSubmissionRoutes(app: FastifyInstance, options: Assignme
       const grade = grades.get(s.userId);
       const visible = showGrades && grade !== undefined && grade.submissionId === s.id;
       return toSubmission(app, s, sid, {
-        files: files.get(s.id) ?? [],
+        files: attachmentsOf(s.textHtml, files.get(s.id) ?? []),
         grade: visible ? toGrade(app, grade, assignment, sid) : null,
         nextAttempt: (highest.get(s.userId) ?? 0) + 1,
       });
@@ -268,20 +277,38 @@ export function registerSubmissionRoutes(app: FastifyInstance, options: Assignme
       // Handing in without changes saves nothing first: a refused hand-in then leaves no trace.
       const changes = text !== undefined || fileIds !== undefined || !body.submit;
       const draft = changes ? await saveDraft(db, keys, text, at) : before;
-      if (draft && fileIds) {
-        const owner = { type: 'submission', id: draft.id };
+      const owner = draft ? { type: 'submission', id: draft.id } : null;
+      if (draft && owner && fileIds) {
         const current = await app.files.listOwned(owner);
-        const wanted = new Set(fileIds);
+        // The pictures the answer shows stay: they are the text's, not the list's.
+        const wanted = new Set([...fileIds, ...referencedFileIds(draft.textHtml)]);
         for (const file of current) if (!wanted.has(file.id)) await app.files.deleteOwned(file.id);
         const have = new Set(current.map((f) => f.id));
         for (const id of fileIds) if (!have.has(id)) await app.files.attach(user, id, owner);
+      }
+      // The pictures the answer shows (the editor's image button): the one path of every
+      // rich-text field, so the graders see them too.
+      if (draft && owner && text !== undefined) {
+        // A picture taken out of the answer goes with it: it was the text's, never an attachment.
+        const shown = new Set(referencedFileIds(draft.textHtml));
+        const dropped = new Set(
+          referencedFileIds(before?.textHtml ?? '').filter(
+            (id) => !shown.has(id) && !fileIds?.includes(id),
+          ),
+        );
+        if (dropped.size > 0) {
+          for (const file of await app.files.listOwned(owner)) {
+            if (dropped.has(file.id)) await app.files.deleteOwned(file.id);
+          }
+        }
+        await app.files.attachReferenced(user, draft.textHtml, owner);
       }
 
       let id = draft?.id ?? '';
       if (body.submit) {
         // The files as they are now (the assignment may have changed since they were added).
         const files = draft ? await app.files.listOwned({ type: 'submission', id: draft.id }) : [];
-        for (const file of files) checkFile(assignment, file);
+        for (const file of attachmentsOf(draft?.textHtml ?? '', files)) checkFile(assignment, file);
         try {
           id = await handIn(db, keys, at, (state) => {
             const max = assignment.maxAttempts;
@@ -296,11 +323,13 @@ export function registerSubmissionRoutes(app: FastifyInstance, options: Assignme
               throw new AppError('CONFLICT', CLOSED_TO_LATE_WORK);
             }
             const hasText = !isBlankRichText(state.textHtml);
-            if (!hasText && state.fileCount === 0) {
+            const inline = new Set(referencedFileIds(state.textHtml));
+            const fileCount = state.fileIds.filter((f) => !inline.has(f)).length;
+            if (!hasText && fileCount === 0) {
               throw new AppError('BAD_REQUEST', 'Add an answer or a file before submitting.');
             }
             if (hasText && !takesText) throw new AppError('BAD_REQUEST', NO_TEXT);
-            if (state.fileCount > 0 && !takesFiles) throw new AppError('BAD_REQUEST', NO_FILES);
+            if (fileCount > 0 && !takesFiles) throw new AppError('BAD_REQUEST', NO_FILES);
             return { late: late && assignment.latePolicy === 'mark_late' };
           });
         } catch (error) {

@@ -23,7 +23,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { UserRecord } from '../../auth/user-repository';
 import { lockCourse, touchCourse } from '../../courses/course-repository';
-import { attachReferencedFiles, LESSON } from '../../courses/course-service';
+import { LESSON } from '../../courses/course-service';
 import { buildDetail, type Viewer } from '../../courses/course-views';
 import {
   completedLessonIds,
@@ -124,7 +124,7 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
     });
 
   const attachLessonMedia = (user: UserRecord, lessonId: string, html: string) =>
-    attachReferencedFiles(app.files, user, html, { type: LESSON, id: lessonId });
+    app.files.attachReferenced(user, html, { type: LESSON, id: lessonId });
 
   // ------------------------------------------------------------ sections
 

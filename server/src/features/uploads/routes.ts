@@ -70,7 +70,9 @@ const uploadsRoutes: FastifyPluginAsyncZod<UploadsRoutesOptions> = async (app, o
   async function passToTus(request: FastifyRequest, reply: FastifyReply, uploadId?: string) {
     const user = currentUser(request);
     const tusRequest = new NodeRequest({ req: request.raw, res: reply.raw });
-    const response = await uploads.handle(tusRequest, user, uploadId);
+    const response = await uploads.handle(tusRequest, user, uploadId, () =>
+      app.recheckSignIn(request),
+    );
     reply.code(response.status);
     for (const [name, value] of response.headers) {
       if (TUS_HEADERS.has(name.toLowerCase())) reply.header(name, value);
