@@ -290,4 +290,31 @@ describe('the check of every answer against the description (test/helpers.ts)', 
     await probe.app.inject({ method: 'GET', url: '/api/probe/teapot' });
     await expect(probe.close()).rejects.toThrow(/GET \/api\/probe\/teapot answered 418/);
   });
+
+  it('fails the test whose app answered a header a client reads that the answer does not list', async () => {
+    const probe = await createTestApp({
+      beforeReady: (app) => {
+        app.get(
+          '/api/probe/later',
+          { config: { access: { public: true }, responses: { 202: 'Accepted.' } } },
+          async (_request, reply) => reply.code(202).header('retry-after', '5').send(),
+        );
+        app.get(
+          '/api/probe/listed',
+          {
+            config: {
+              access: { public: true },
+              responses: { 202: { description: 'Accepted.', headers: { 'retry-after': 'Wait.' } } },
+            },
+          },
+          async (_request, reply) => reply.code(202).header('retry-after', '5').send(),
+        );
+      },
+    });
+    await probe.app.inject({ method: 'GET', url: '/api/probe/listed' });
+    await probe.app.inject({ method: 'GET', url: '/api/probe/later' });
+    await expect(probe.close()).rejects.toThrow(
+      /^(?![\s\S]*listed)[\s\S]*GET \/api\/probe\/later answered 202 with retry-after/,
+    );
+  });
 });

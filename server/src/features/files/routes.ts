@@ -85,7 +85,7 @@ const DOWNLOAD_ANSWERS = {
   403: ['You may not open this file.'],
   416: {
     messages: ['The requested range is not within the file (<size> bytes).'],
-    headers: { 'content-range': '`bytes */<size>`: the size of the file.' },
+    headers: { ...DOWNLOAD_HEADERS, 'content-range': '`bytes */<size>`: the size of the file.' },
   },
 } as const;
 
