@@ -137,13 +137,13 @@ const uploadsRoutes: FastifyPluginAsyncZod<UploadsRoutesOptions> = async (app, o
   const uploads = new ResumableUploads({ ...options, log: app.log });
 
   // The bytes of a PATCH stream through to the tus server unread (no body limit, no buffering).
-  app.addContentTypeParser(OFFSET_STREAM, (_request, _payload, done) => {
+  app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => {
     done(null);
   });
 
   // The protocol's version on every answer but OPTIONS', refusals of ours included.
   app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'OPTIONS') reply.header('tus-resumable', TUS_VERSION);
+    if (request.method !== 'OPTIONS') reply.header('tus-resumable', '1.0.0');
   });
 
   // What tus requires of each request, after the sign-in and before a body is read.
@@ -298,7 +298,7 @@ const uploadsRoutes: FastifyPluginAsyncZod<UploadsRoutesOptions> = async (app, o
       config: {
         access: {},
         requestBody: {
-          contentType: OFFSET_STREAM,
+          contentType: 'application/offset+octet-stream',
           description: 'The next bytes of the file, from `Upload-Offset`.',
           schema: { type: 'string', format: 'binary' },
         },
