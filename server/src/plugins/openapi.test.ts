@@ -88,6 +88,11 @@ describe('GET /api/openapi.json', () => {
     expect(users?.['x-access']?.permissions).toContain('user.view');
     expect(users?.description).toMatch(/^Needs a signed-in user with the permission/m);
     expect(users?.security).toEqual([{ bearer: [] }]);
+    // A download opens with the token or by its signed URL.
+    expect(doc.paths['/api/files/{fileId}']?.get?.security).toEqual([
+      { bearer: [] },
+      { signedUrl: [] },
+    ]);
   });
 
   it('takes the request and answer shapes from the zod contracts', () => {

@@ -537,7 +537,16 @@ export async function registerOpenApi(app: FastifyInstance, options: { version: 
             scheme: 'bearer',
             description:
               '`Authorization: Bearer <token>`, the token of a sign-in (POST /api/auth/local or ' +
-              'another method). Downloads also take a signed URL instead (`exp`, `sid`, `sig`).',
+              'another method).',
+          },
+          signedUrl: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'sig',
+            description:
+              'A signed URL the server handed out (a file’s link for an <img>, <video> or ' +
+              'download): its `sig`, with `exp` and `sid` beside it, stands for the token until ' +
+              '`exp`, for the session `sid` while it lasts.',
           },
         },
         schemas: { Error: ERROR_SCHEMA },
@@ -581,8 +590,13 @@ export async function registerOpenApi(app: FastifyInstance, options: { version: 
         tags: (schema.tags as readonly string[] | undefined) ?? [
           url.startsWith('/api/') ? (url.split('/')[2] ?? 'api') : 'health',
         ],
-        // A public operation says so (`security: []`) rather than saying nothing.
-        security: isPublic ? [] : [{ bearer: [] }],
+        // A public operation says so (`security: []`) rather than saying nothing; a download
+        // also opens by its signed URL, without the token.
+        security: isPublic
+          ? []
+          : access.allowSignedUrl
+            ? [{ bearer: [] }, { signedUrl: [] }]
+            : [{ bearer: [] }],
         'x-access': access ?? { public: true },
       };
       return { ...transformed, schema: documented };
