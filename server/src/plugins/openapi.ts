@@ -13,6 +13,12 @@
  * (`409: ['Add at least one lesson before publishing']`). The server tests check every answer they
  * get against this list (test/helpers.ts).
  *
+ * Headers are documented the same way: those a route reads in `config.requestHeaders` (header
+ * parameters), those an answer carries beside it in `config.responses`, and the platform's derived
+ * (`Retry-After` on every 429, `WWW-Authenticate` on 401, the rate-limit headers, `Location` on a
+ * redirect, `X-Request-Id` on every operation and answer). The document passes Redocly's
+ * `recommended` rules without an error (openapi.test.ts).
+ *
  * Register this before the routes: @fastify/swagger collects routes as they are added.
  * How an area's routes appear here: docs/adding-an-area.md (OpenAPI).
  */
