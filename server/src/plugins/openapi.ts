@@ -234,7 +234,7 @@ function platformErrors(route: DocumentedRoute): Map<number, string[]> {
   return errors;
 }
 
-/** `Retry-After` on every 429: @fastify/rate-limit's and the routes' own (`reply.header`). */
+/** `Retry-After` on every 429 (@fastify/rate-limit's and the routes' own) and 503. */
 const RETRY_AFTER: DocumentedHeader = {
   description: 'How many seconds to wait before trying again.',
   schema: { type: 'integer', minimum: 0 },
@@ -261,7 +261,8 @@ function platformHeaders(route: DocumentedRoute, status: number): DocumentedHead
   return {
     ...(route.config?.rateLimit ? RATE_LIMIT_HEADERS : {}),
     ...(status === 401 ? { 'www-authenticate': '`Bearer`: sign in and send the token.' } : {}),
-    ...(status === 429 ? { 'retry-after': RETRY_AFTER } : {}),
+    // A 503 may say when to come back too (an answer's header is optional: present when known).
+    ...(status === 429 || status === 503 ? { 'retry-after': RETRY_AFTER } : {}),
   };
 }
 
