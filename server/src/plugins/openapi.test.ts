@@ -4,6 +4,7 @@
  * against the OpenAPI 3.1 schema itself. (That each answer a test gets is listed is checked in
  * every server test: test/helpers.ts.)
  */
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COURSE_MESSAGES } from '../courses/course-service';
@@ -15,12 +16,19 @@ type Response = {
   headers?: Record<string, unknown>;
 };
 type Operation = {
+  summary?: string;
   description?: string;
   security?: unknown[];
   'x-access'?: { public?: boolean; permissions?: string[] };
   requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
   responses: Record<string, Response>;
-  parameters?: { name: string; in: string; schema: unknown }[];
+  parameters?: {
+    name?: string;
+    in?: string;
+    required?: boolean;
+    schema?: unknown;
+    $ref?: string;
+  }[];
 };
 type Document = {
   openapi: string;
@@ -51,8 +59,12 @@ describe('GET /api/openapi.json', () => {
   it('describes every API route the server declares, and nothing else', () => {
     const declared = [...ctx.app.routeAccess.keys()]
       .map((key) => key.split(' ') as [string, string])
+      .filter(([, url]) => url.startsWith('/api/') || url.endsWith('z'))
+      // The HEAD Fastify adds to every GET is the GET without its body; a HEAD of its own is
+      // an operation (the tus offset of an upload).
       .filter(
-        ([method, url]) => method !== 'HEAD' && (url.startsWith('/api/') || url.endsWith('z')),
+        ([method, url], _, all) =>
+          method !== 'HEAD' || !all.some(([other, path]) => other === 'GET' && path === url),
       )
       // The description and its reference page are not operations of the API.
       .filter(([, url]) => url !== '/api/openapi.json' && !url.startsWith('/api/docs'))
@@ -69,12 +81,18 @@ describe('GET /api/openapi.json', () => {
     const signIn = doc.paths['/api/auth/local']?.post;
     expect(signIn?.['x-access']).toEqual({ public: true });
     expect(signIn?.description).toContain('Public: no sign-in needed.');
-    expect(signIn?.security).toBeUndefined();
+    // Public: no security requirement, said explicitly.
+    expect(signIn?.security).toEqual([]);
 
     const users = doc.paths['/api/admin/users']?.get;
     expect(users?.['x-access']?.permissions).toContain('user.view');
     expect(users?.description).toMatch(/^Needs a signed-in user with the permission/m);
     expect(users?.security).toEqual([{ bearer: [] }]);
+    // A download opens with the token or by its signed URL.
+    expect(doc.paths['/api/files/{fileId}']?.get?.security).toEqual([
+      { bearer: [] },
+      { signedUrl: [] },
+    ]);
   });
 
   it('takes the request and answer shapes from the zod contracts', () => {
@@ -157,9 +175,103 @@ describe('GET /api/openapi.json', () => {
     expect(sso?.responses['200']).toBeUndefined();
   });
 
+  it('passes Redocly’s recommended rules without an error', async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({
+      source: JSON.stringify(doc),
+      absoluteRef: 'openapi.json',
+      config,
+    });
+    const errors = problems
+      .filter((problem) => problem.severity === 'error')
+      .map(
+        (problem) =>
+          `${problem.ruleId} at ${problem.location[0]?.pointer ?? '?'}: ${problem.message}`,
+      );
+    expect(errors).toEqual([]);
+  });
+
+  it('documents the headers a client sends and reads on each operation', () => {
+    const headerParams = (op: Operation | undefined) =>
+      Object.fromEntries(
+        (op?.parameters ?? [])
+          .filter((p) => p.in === 'header')
+          .map((p) => [p.name, p.required ?? false]),
+      );
+    // tus: the offset request is an operation, with the headers of the protocol.
+    const offset = doc.paths['/api/uploads/{uploadId}']?.head;
+    expect(offset?.summary).toEqual(expect.any(String));
+    expect(headerParams(offset)).toMatchObject({ 'tus-resumable': true });
+    expect(Object.keys(offset?.responses['200']?.headers ?? {})).toEqual(
+      expect.arrayContaining([
+        'upload-offset',
+        'upload-length',
+        'upload-metadata',
+        'tus-resumable',
+      ]),
+    );
+    expect(Object.keys(offset?.responses['412']?.headers ?? {})).toContain('tus-version');
+    const create = doc.paths['/api/uploads']?.post;
+    expect(headerParams(create)).toMatchObject({
+      'tus-resumable': true,
+      'upload-length': true,
+      'upload-metadata': false,
+    });
+    expect(Object.keys(create?.responses['201']?.headers ?? {})).toEqual(
+      expect.arrayContaining(['location', 'upload-expires', 'tus-resumable']),
+    );
+    const send = doc.paths['/api/uploads/{uploadId}']?.patch;
+    expect(headerParams(send)).toMatchObject({
+      'tus-resumable': true,
+      'upload-offset': true,
+    });
+    // Its type is the body's: `application/offset+octet-stream`, not a header parameter.
+    expect(Object.keys(send?.requestBody?.content ?? {})).toEqual([
+      'application/offset+octet-stream',
+    ]);
+    expect(headerParams(doc.paths['/api/uploads/{uploadId}']?.post)).toMatchObject({
+      'x-http-method-override': true,
+    });
+
+    // Downloads: ranges and revalidation.
+    const download = doc.paths['/api/files/{fileId}']?.get;
+    expect(headerParams(download)).toMatchObject({
+      range: false,
+      'if-range': false,
+      'if-none-match': false,
+    });
+    expect(Object.keys(download?.responses['200']?.headers ?? {})).toEqual(
+      expect.arrayContaining(['etag', 'accept-ranges']),
+    );
+    expect(Object.keys(download?.responses['206']?.headers ?? {})).toContain('content-range');
+    expect(Object.keys(download?.responses['416']?.headers ?? {})).toContain('content-range');
+    expect(Object.keys(download?.responses['304']?.headers ?? {})).toContain('etag');
+
+    // Every 429 says when to try again; every 401 how to sign in; every answer its request id.
+    let throttled = 0;
+    for (const { name, op } of operations()) {
+      expect(op.parameters ?? [], name).toContainEqual({
+        $ref: '#/components/parameters/RequestId',
+      });
+      for (const [status, response] of Object.entries(op.responses)) {
+        expect(response.headers?.['x-request-id'], `${name} ${status}`).toEqual({
+          $ref: '#/components/headers/RequestId',
+        });
+      }
+      if (op.responses['429']) {
+        throttled += 1;
+        expect(op.responses['429'].headers, name).toHaveProperty('retry-after');
+      }
+      if (op.responses['401']) {
+        expect(op.responses['401'].headers, name).toHaveProperty('www-authenticate');
+      }
+    }
+    expect(throttled).toBeGreaterThanOrEqual(5);
+  });
+
   it('turns a query of any keys into one object parameter, not parameters named after keywords', () => {
     const callback = doc.paths['/api/auth/sso/callback']?.get;
-    expect(callback?.parameters).toEqual([
+    expect(callback?.parameters?.filter((p) => p.in === 'query')).toEqual([
       expect.objectContaining({
         name: 'query',
         in: 'query',
@@ -182,5 +294,32 @@ describe('the check of every answer against the description (test/helpers.ts)', 
     });
     await probe.app.inject({ method: 'GET', url: '/api/probe/teapot' });
     await expect(probe.close()).rejects.toThrow(/GET \/api\/probe\/teapot answered 418/);
+  });
+
+  it('fails the test whose app answered a header a client reads that the answer does not list', async () => {
+    const probe = await createTestApp({
+      beforeReady: (app) => {
+        app.get(
+          '/api/probe/later',
+          { config: { access: { public: true }, responses: { 202: 'Accepted.' } } },
+          async (_request, reply) => reply.code(202).header('retry-after', '5').send(),
+        );
+        app.get(
+          '/api/probe/listed',
+          {
+            config: {
+              access: { public: true },
+              responses: { 202: { description: 'Accepted.', headers: { 'retry-after': 'Wait.' } } },
+            },
+          },
+          async (_request, reply) => reply.code(202).header('retry-after', '5').send(),
+        );
+      },
+    });
+    await probe.app.inject({ method: 'GET', url: '/api/probe/listed' });
+    await probe.app.inject({ method: 'GET', url: '/api/probe/later' });
+    await expect(probe.close()).rejects.toThrow(
+      /^(?![\s\S]*listed)[\s\S]*GET \/api\/probe\/later answered 202 with retry-after/,
+    );
   });
 });

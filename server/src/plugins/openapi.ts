@@ -13,6 +13,12 @@
  * (`409: ['Add at least one lesson before publishing']`). The server tests check every answer they
  * get against this list (test/helpers.ts).
  *
+ * Headers are documented the same way: those a route reads in `config.requestHeaders` (header
+ * parameters), those an answer carries beside it in `config.responses`, and the platform's derived
+ * (`Retry-After` on every 429, `WWW-Authenticate` on 401, the rate-limit headers, `Location` on a
+ * redirect, `X-Request-Id` on every operation and answer). The document passes Redocly's
+ * `recommended` rules without an error (openapi.test.ts).
+ *
  * Register this before the routes: @fastify/swagger collects routes as they are added.
  * How an area's routes appear here: docs/adding-an-area.md (OpenAPI).
  */
@@ -29,7 +35,8 @@ export const OPENAPI_PATH = '/api/openapi.json';
 
 /**
  * An answer a route documents beyond its schema, in `config.responses`:
- * - for an error (4xx, 5xx): the message, or the messages, a client must expect;
+ * - for an error (4xx, 5xx): the message, or the messages, a client must expect (with the
+ *   headers the answer carries: `{ messages, headers }`);
  * - for a success or a redirect: its description (then it has no body; a redirect gets its
  *   `Location`), or `{ description, content }` for a body that is not the schema's JSON (a CSV
  *   file: `content: 'text/csv'`; any stored file: `'*\/*'`).
@@ -41,9 +48,20 @@ export type DocumentedAnswer =
       description: string;
       /** The media types of the body (`text/csv`, `image/webp`, `*\/*`); none: no body. */
       content?: string | readonly string[];
-      /** Response headers worth knowing: name → what it says. */
-      headers?: Readonly<Record<string, string>>;
-    };
+      /** The headers a client reads in this answer: name → what it says. */
+      headers?: DocumentedHeaders;
+    }
+  | { messages: readonly string[]; headers: DocumentedHeaders };
+
+/**
+ * A header of a request or an answer: what it says, or that with the JSON Schema of its value
+ * (a string when none is given) and, for a request header, whether the route refuses without it.
+ */
+export type DocumentedHeader =
+  string | { description: string; schema?: Record<string, unknown>; required?: boolean };
+
+/** Header name (lower case) → what it is. */
+export type DocumentedHeaders = Readonly<Record<string, DocumentedHeader>>;
 
 /** Status → what the answer is, for the answers a route's schema does not show. */
 export type RouteResponses = Readonly<Record<number, DocumentedAnswer | undefined>>;
@@ -66,6 +84,12 @@ declare module 'fastify' {
     responses?: RouteResponses;
     /** A body the route parses itself (multipart uploads): documentation only. */
     requestBody?: DocumentedRequestBody;
+    /**
+     * The request headers the route reads (`Range`, `Upload-Offset`…), as `in: header`
+     * parameters of its operation. Documentation only: the route still checks them itself.
+     * (`Authorization` is the security scheme; `X-Request-Id` is documented on every operation.)
+     */
+    requestHeaders?: DocumentedHeaders;
   }
 }
 
@@ -76,7 +100,7 @@ export interface Answer {
   content: readonly string[];
   /** Where the body's schema comes from. */
   body: 'schema' | 'error' | 'text' | 'binary' | 'none';
-  headers: Readonly<Record<string, string>>;
+  headers: DocumentedHeaders;
 }
 
 /** What `answersOf` reads of a route: Fastify's route options, or a request's `routeOptions`. */
@@ -88,6 +112,7 @@ export interface DocumentedRoute {
     access?: RouteAccess;
     responses?: RouteResponses;
     requestBody?: DocumentedRequestBody;
+    requestHeaders?: DocumentedHeaders;
     rateLimit?: unknown;
   };
 }
@@ -215,6 +240,38 @@ function platformErrors(route: DocumentedRoute): Map<number, string[]> {
   return errors;
 }
 
+/** `Retry-After` on every 429 (@fastify/rate-limit's and the routes' own) and 503. */
+const RETRY_AFTER: DocumentedHeader = {
+  description: 'How many seconds to wait before trying again.',
+  schema: { type: 'integer', minimum: 0 },
+};
+
+/** The rate limit @fastify/rate-limit reports on every answer of a route with `config.rateLimit`. */
+const RATE_LIMIT_HEADERS: DocumentedHeaders = {
+  'x-ratelimit-limit': {
+    description: 'Requests allowed in the window.',
+    schema: { type: 'integer' },
+  },
+  'x-ratelimit-remaining': {
+    description: 'Requests left in the window.',
+    schema: { type: 'integer' },
+  },
+  'x-ratelimit-reset': {
+    description: 'Seconds until the window starts again.',
+    schema: { type: 'integer' },
+  },
+};
+
+/** The headers the platform adds to an answer of a status (plugins/errors.ts, the rate limit). */
+function platformHeaders(route: DocumentedRoute, status: number): DocumentedHeaders {
+  return {
+    ...(route.config?.rateLimit ? RATE_LIMIT_HEADERS : {}),
+    ...(status === 401 ? { 'www-authenticate': '`Bearer`: sign in and send the token.' } : {}),
+    // A 503 may say when to come back too (an answer's header is optional: present when known).
+    ...(status === 429 || status === 503 ? { 'retry-after': RETRY_AFTER } : {}),
+  };
+}
+
 const statusText = (status: number) => STATUS_CODES[status] ?? `Status ${status}`;
 
 /** Media types of a `schema.response` entry: a zod schema is JSON; `{ content }` names its own. */
@@ -237,9 +294,15 @@ export function answersOf(route: DocumentedRoute): Map<number, Answer> {
   const declared = route.config?.responses ?? {};
   const fromSchema = (route.schema?.response ?? {}) as Record<string, unknown>;
 
+  const errorHeaders = new Map<number, DocumentedHeaders>();
   for (const [key, declaredAnswer] of Object.entries(declared)) {
     if (declaredAnswer === undefined) continue;
     const status = Number(key);
+    if (typeof declaredAnswer === 'object' && 'messages' in declaredAnswer) {
+      errors.set(status, [...(errors.get(status) ?? []), ...declaredAnswer.messages]);
+      errorHeaders.set(status, declaredAnswer.headers);
+      continue;
+    }
     if (status >= 400) {
       const messages = typeof declaredAnswer === 'string' ? [declaredAnswer] : declaredAnswer;
       if (Array.isArray(messages)) {
@@ -249,10 +312,14 @@ export function answersOf(route: DocumentedRoute): Map<number, Answer> {
     }
     const answer =
       typeof declaredAnswer === 'object' && !Array.isArray(declaredAnswer)
-        ? (declaredAnswer as Exclude<DocumentedAnswer, string | readonly string[]>)
+        ? (declaredAnswer as {
+            description: string;
+            content?: string | readonly string[];
+            headers?: DocumentedHeaders;
+          })
         : { description: [declaredAnswer].flat().join(' ') };
     const content = answer.content === undefined ? [] : [answer.content].flat();
-    const headers: Record<string, string> = { ...answer.headers };
+    const headers: Record<string, DocumentedHeader> = { ...answer.headers };
     if (status >= 300 && status < 400 && status !== 304) {
       headers.location ??= 'Where to go next.';
     }
@@ -279,7 +346,7 @@ export function answersOf(route: DocumentedRoute): Map<number, Answer> {
           : (answers.get(status)?.description ?? statusText(status)),
       content: schemaContent(entry),
       body: 'schema',
-      headers: answers.get(status)?.headers ?? {},
+      headers: answers.get(status)?.headers ?? errorHeaders.get(status) ?? {},
     });
     errors.delete(status);
   }
@@ -289,13 +356,17 @@ export function answersOf(route: DocumentedRoute): Map<number, Answer> {
       description: `${statusText(status)}:\n\n${list(messages)}`,
       content: [JSON_TYPE],
       body: 'error',
-      headers: {},
+      headers: errorHeaders.get(status) ?? {},
     });
   }
 
   // A route that says nothing of its success answers 200 with JSON (Fastify's default).
   if (![...answers.keys()].some((status) => status < 400)) {
     answers.set(200, { description: 'OK', content: [JSON_TYPE], body: 'schema', headers: {} });
+  }
+  for (const [status, answer] of answers) {
+    const headers = { ...platformHeaders(route, status), ...answer.headers };
+    answers.set(status, { ...answer, headers });
   }
   return new Map([...answers].sort(([a], [b]) => a - b));
 }
@@ -325,13 +396,17 @@ const ERROR_REF = { $ref: '#/components/schemas/Error' } as const;
 
 type JsonSchema = Record<string, unknown>;
 
+/** A documented header as a JSON Schema with its description. */
+function headerSchema(header: DocumentedHeader): JsonSchema {
+  return typeof header === 'string'
+    ? { type: 'string', description: header }
+    : { type: 'string', ...header.schema, description: header.description };
+}
+
 /** An answer in the form @fastify/swagger turns into a Response Object. */
 function responseSchema(answer: Answer, fromSchema: unknown): JsonSchema {
   const headers = Object.fromEntries(
-    Object.entries(answer.headers).map(([name, description]) => [
-      name,
-      { type: 'string', description },
-    ]),
+    Object.entries(answer.headers).map(([name, header]) => [name, headerSchema(header)]),
   );
   const withHeaders = Object.keys(headers).length > 0 ? { headers } : {};
   switch (answer.body) {
@@ -346,6 +421,7 @@ function responseSchema(answer: Answer, fromSchema: unknown): JsonSchema {
       return {
         description: answer.description,
         content: { [JSON_TYPE]: { schema: ERROR_REF } },
+        ...withHeaders,
       };
     case 'none':
       return { type: 'null', description: answer.description, ...withHeaders };
@@ -379,6 +455,70 @@ function asParameters(schema: unknown, name: string): unknown {
   return { type: 'object', properties: { [name]: object } };
 }
 
+/**
+ * The header parameters of an operation: those of its `schema.headers` (validated) and those its
+ * `config.requestHeaders` documents, as one object schema @fastify/swagger turns into
+ * `in: header` parameters.
+ */
+function withRequestHeaders(
+  validated: unknown,
+  documented: DocumentedHeaders | undefined,
+): JsonSchema | undefined {
+  if (!documented || Object.keys(documented).length === 0) return validated as JsonSchema;
+  const base = (validated ?? { type: 'object', properties: {} }) as JsonSchema;
+  const required = new Set((base.required as string[] | undefined) ?? []);
+  const properties: JsonSchema = { ...(base.properties as JsonSchema | undefined) };
+  for (const [name, header] of Object.entries(documented)) {
+    properties[name] = headerSchema(header);
+    if (typeof header === 'object' && header.required) required.add(name);
+  }
+  return { ...base, type: 'object', properties, required: [...required] };
+}
+
+/** `X-Request-Id`: every answer carries it, and a client may give its own (app.ts). */
+const REQUEST_ID_HEADER: OpenAPIV3_1.HeaderObject = {
+  description:
+    'The request’s id, as in the server’s log: the one the client sent (8–64 letters, digits, ' +
+    '`_`, `.`, `-`), else a new UUID. Quote it when reporting a problem.',
+  schema: { type: 'string' },
+};
+const REQUEST_ID_PARAMETER: OpenAPIV3_1.ParameterObject = {
+  name: 'x-request-id',
+  in: 'header',
+  required: false,
+  description:
+    'An id of the client’s own for this request (8–64 letters, digits, `_`, `.`, `-`), used ' +
+    'in the server’s log and answered back in `X-Request-Id`; anything else is replaced.',
+  schema: { type: 'string', pattern: '^[\\w.-]{8,64}$' },
+};
+
+/** The document with `X-Request-Id` on every operation and every answer, by reference. */
+function withRequestId<T>(document: T): T {
+  const doc = document as unknown as OpenAPIV3_1.Document;
+  doc.components = {
+    ...doc.components,
+    headers: { ...doc.components?.headers, RequestId: REQUEST_ID_HEADER },
+    parameters: { ...doc.components?.parameters, RequestId: REQUEST_ID_PARAMETER },
+  };
+  for (const pathItem of Object.values(doc.paths ?? {})) {
+    for (const [method, operation] of Object.entries(pathItem ?? {})) {
+      if (!HTTP_METHODS.has(method) || !operation || typeof operation !== 'object') continue;
+      const op = operation as OpenAPIV3_1.OperationObject;
+      op.parameters = [...(op.parameters ?? []), { $ref: '#/components/parameters/RequestId' }];
+      for (const response of Object.values(op.responses ?? {})) {
+        const answer = response as OpenAPIV3_1.ResponseObject;
+        answer.headers = {
+          ...answer.headers,
+          'x-request-id': { $ref: '#/components/headers/RequestId' },
+        };
+      }
+    }
+  }
+  return document;
+}
+
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
 /** Only the API is described: the web app's pages and static files are not operations. */
 const isApiUrl = (url: string) =>
   url === '/healthz' || url === '/readyz' || url.startsWith('/api/');
@@ -401,8 +541,27 @@ export async function registerOpenApi(app: FastifyInstance, options: { version: 
           '(the `Error` schema); a denied check answers 403 with the exact reason. Each operation ' +
           'lists the answers it can give, the refusals of its own rules included.',
       },
+      // Relative: the API is served by whichever host serves the app.
+      servers: [{ url: '/', description: 'This server' }],
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+        securitySchemes: {
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              '`Authorization: Bearer <token>`, the token of a sign-in (POST /api/auth/local or ' +
+              'another method).',
+          },
+          signedUrl: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'sig',
+            description:
+              'A signed URL the server handed out (a file’s link for an <img>, <video> or ' +
+              'download): its `sig`, with `exp` and `sid` beside it, stands for the token until ' +
+              '`exp`, for the session `sid` while it lasts.',
+          },
+        },
         schemas: { Error: ERROR_SCHEMA },
       },
     },
@@ -424,10 +583,14 @@ export async function registerOpenApi(app: FastifyInstance, options: { version: 
           responseSchema(answer, fromSchema[String(status)]),
         ]),
       );
+      const headers = withRequestHeaders(
+        schema.headers ? asParameters(schema.headers, 'headers') : undefined,
+        route.config?.requestHeaders,
+      );
       const documented: FastifySchema & Record<string, unknown> = {
         ...schema,
         ...(schema.querystring ? { querystring: asParameters(schema.querystring, 'query') } : {}),
-        ...(schema.headers ? { headers: asParameters(schema.headers, 'headers') } : {}),
+        ...(headers ? { headers } : {}),
         ...(requestBody && !schema.body
           ? {
               body: { ...requestBody.schema, description: requestBody.description },
@@ -440,12 +603,18 @@ export async function registerOpenApi(app: FastifyInstance, options: { version: 
         tags: (schema.tags as readonly string[] | undefined) ?? [
           url.startsWith('/api/') ? (url.split('/')[2] ?? 'api') : 'health',
         ],
-        ...(isPublic ? {} : { security: [{ bearer: [] }] }),
+        // A public operation says so (`security: []`) rather than saying nothing; a download
+        // also opens by its signed URL, without the token.
+        security: isPublic
+          ? []
+          : access.allowSignedUrl
+            ? [{ bearer: [] }, { signedUrl: [] }]
+            : [{ bearer: [] }],
         'x-access': access ?? { public: true },
       };
       return { ...transformed, schema: documented };
     },
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) => withRequestId(jsonSchemaTransformObject(input)),
   });
 
   app.get(

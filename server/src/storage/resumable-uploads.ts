@@ -205,8 +205,23 @@ export class ResumableUploads {
     const response = await this.tus.handleWeb(request);
     if (pending.error !== undefined) throw pending.error;
     if (response.status >= 400) throw tusRefusal(response.status, await response.text());
+    // HEAD echoes the metadata: only what the client sent, never the owner kept beside it.
+    const metadata = response.headers.get('upload-metadata');
+    if (metadata !== null) {
+      const sent = withoutOwner(metadata);
+      if (sent === '') response.headers.delete('upload-metadata');
+      else response.headers.set('upload-metadata', sent);
+    }
     return response;
   }
+}
+
+/** tus Upload-Metadata (`key base64,key base64,key`) without the server's owner entry. */
+function withoutOwner(metadata: string): string {
+  return metadata
+    .split(',')
+    .filter((pair) => pair.trim().split(' ')[0] !== OWNER_KEY)
+    .join(',');
 }
 
 export function uploadNotFound(): AppError {
@@ -216,12 +231,16 @@ export function uploadNotFound(): AppError {
   );
 }
 
-/** The messages of the tus server's own refusals, for the API description. */
+/** The one version of the tus protocol this server speaks (`Tus-Resumable`, `Tus-Version`). */
+export const TUS_VERSION = '1.0.0';
+
+/** The messages of the tus refusals, for the API description. */
 export const TUS_REFUSALS = {
   400: 'The request does not follow the tus protocol (<what is wrong>).',
   409: 'Upload-Offset does not match the bytes received: ask with HEAD and continue from there.',
   412: 'Send Tus-Resumable: 1.0.0 (the tus protocol version).',
   413: 'The request carries more bytes than the upload has left (Upload-Length).',
+  415: 'Send the bytes of a PATCH as application/offset+octet-stream.',
 } as const;
 
 /** A refusal of the tus server (text) as the API's error (JSON). */

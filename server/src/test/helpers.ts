@@ -181,9 +181,30 @@ function contentMatches(answer: Answer, type: string): boolean {
 }
 
 /**
+ * The headers a client reads to know what to do next: an answer carrying one must document it
+ * (plugins/openapi.ts). (`X-Request-Id`, on every answer, is documented once for all.)
+ */
+const HEADERS_TO_DOCUMENT = [
+  'retry-after',
+  'location',
+  'etag',
+  'content-range',
+  'www-authenticate',
+  'tus-version',
+  'tus-extension',
+  'tus-max-size',
+  'upload-offset',
+  'upload-length',
+  'upload-metadata',
+  'upload-expires',
+  'upload-file-id',
+];
+
+/**
  * Holds every answer of the app to the API description (plugins/openapi.ts): its status must be
- * one the operation lists, and its body of a media type listed for that status (none where none is
- * listed). What does not match is collected and fails the test when its app is closed.
+ * one the operation lists, its body of a media type listed for that status (none where none is
+ * listed), and the headers of HEADERS_TO_DOCUMENT it carries listed for that status. What does
+ * not match is collected and fails the test when its app is closed.
  */
 function checkAnswersAgainstDescription(app: FastifyInstance): string[] {
   const undocumented: string[] = [];
@@ -203,7 +224,17 @@ function checkAnswersAgainstDescription(app: FastifyInstance): string[] {
       undocumented.push(
         `${where} answered ${reply.statusCode}; its description lists ${[...answers.keys()].join(', ')}`,
       );
-    } else if (request.method !== 'HEAD') {
+    } else {
+      const missing = HEADERS_TO_DOCUMENT.filter(
+        (name) => reply.hasHeader(name) && !(name in answer.headers),
+      );
+      if (missing.length > 0) {
+        undocumented.push(
+          `${where} answered ${reply.statusCode} with ${missing.join(', ')}; its description does not list ${missing.length > 1 ? 'them' : 'it'}`,
+        );
+      }
+    }
+    if (answer && request.method !== 'HEAD') {
       const type = mediaType(reply.getHeader('content-type'));
       if (!contentMatches(answer, type)) {
         undocumented.push(

@@ -48,7 +48,11 @@ const adminAccessRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
     '/api/admin/access/checks',
     {
       config: { access: { permissions: ['system.admin'] } },
-      schema: { querystring: CheckAuditQuerySchema, response: { 200: CheckAuditSchema } },
+      schema: {
+        summary: 'Recent access checks',
+        querystring: CheckAuditQuerySchema,
+        response: { 200: CheckAuditSchema },
+      },
     },
     async (request) => {
       const { userId, limit, offset } = request.query;
@@ -69,7 +73,11 @@ const adminAccessRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
     '/api/admin/access/audit',
     {
       config: { access: { permissions: ['system.admin'] } },
-      schema: { querystring: AccessAuditQuerySchema, response: { 200: AccessAuditSchema } },
+      schema: {
+        summary: 'The access audit log',
+        querystring: AccessAuditQuerySchema,
+        response: { 200: AccessAuditSchema },
+      },
     },
     async (request) => {
       const { page, pageSize, ...filter } = request.query;
@@ -93,7 +101,11 @@ const adminAccessRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
           404: ['User not found', 'No page of the app at <route>'],
         },
       },
-      schema: { body: SimulateRequestSchema, response: { 200: SimulateResponseSchema } },
+      schema: {
+        summary: 'Simulate an access check',
+        body: SimulateRequestSchema,
+        response: { 200: SimulateResponseSchema },
+      },
     },
     async (request) => {
       const body = request.body;

@@ -162,7 +162,10 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
 
   app.get(
     '/api/admin/auth/settings',
-    { config: { access: ACCESS }, schema: { response: { 200: AuthSettingsSchema } } },
+    {
+      config: { access: ACCESS },
+      schema: { summary: 'The sign-in settings', response: { 200: AuthSettingsSchema } },
+    },
     async () => ({
       methods: await methodStates(db),
       devMode,
@@ -176,6 +179,7 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: ACCESS, responses: { 409: ['At least one sign-in method must stay on'] } },
       schema: {
+        summary: 'Turn a sign-in method on or off',
         params: z.object({ method: z.enum(SIGN_IN_METHODS as [SignInMethod, ...SignInMethod[]]) }),
         body: MethodToggleSchema,
         response: { 200: AuthSettingsSchema },
@@ -208,7 +212,11 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
           409: ['A provider with the id "<id>" already exists'],
         },
       },
-      schema: { body: ProviderInputSchema, response: { 201: ProviderViewSchema } },
+      schema: {
+        summary: 'Add a sign-in provider',
+        body: ProviderInputSchema,
+        response: { 201: ProviderViewSchema },
+      },
     },
     async (request, reply) => {
       const input = request.body;
@@ -236,6 +244,7 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
         },
       },
       schema: {
+        summary: 'Change a sign-in provider',
         params: ProviderParams,
         body: ProviderInputSchema,
         response: { 200: ProviderViewSchema },
@@ -269,7 +278,11 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
     '/api/admin/auth/providers/:providerId',
     {
       config: { access: ACCESS },
-      schema: { params: ProviderParams, response: { 200: z.object({ success: z.literal(true) }) } },
+      schema: {
+        summary: 'Remove a sign-in provider',
+        params: ProviderParams,
+        response: { 200: z.object({ success: z.literal(true) }) },
+      },
     },
     async (request) => {
       if (!(await deleteProvider(db, request.params.providerId)))
@@ -289,7 +302,11 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
     '/api/admin/auth/providers/:providerId/test',
     {
       config: { access: ACCESS },
-      schema: { params: ProviderParams, response: { 200: ConnectionTestResultSchema } },
+      schema: {
+        summary: 'Test the connection to a provider',
+        params: ProviderParams,
+        response: { 200: ConnectionTestResultSchema },
+      },
     },
     async (request) => {
       const p = await provider(request.params.providerId);
@@ -318,7 +335,11 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
           404: ['Provider not found'],
         },
       },
-      schema: { body: SignInTestRequestSchema, response: { 200: SignInTestResultSchema } },
+      schema: {
+        summary: 'Try a sign-in through a provider',
+        body: SignInTestRequestSchema,
+        response: { 200: SignInTestResultSchema },
+      },
     },
     async (request) => {
       const { username, password } = request.body;
@@ -381,7 +402,11 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
           503: ['The identity provider cannot be reached (the message says why).'],
         },
       },
-      schema: { body: SsoTestStartSchema, response: { 200: SsoTestStartResponseSchema } },
+      schema: {
+        summary: 'Start a single sign-on test',
+        body: SsoTestStartSchema,
+        response: { 200: SsoTestStartResponseSchema },
+      },
     },
     async (request) => {
       const p = await provider(request.body.provider);
@@ -421,6 +446,7 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: ACCESS },
       schema: {
+        summary: 'The result of a single sign-on test',
         params: z.object({ testId: z.string().min(10).max(100) }),
         response: { 200: SignInTestResultSchema, 202: z.object({ pending: z.literal(true) }) },
       },

@@ -113,7 +113,7 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
     '/api/admin/roles',
     {
       config: { access: { permissions: ['user.view', 'user.manage_roles'], mode: 'any' } },
-      schema: { response: { 200: RoleListSchema } },
+      schema: { summary: 'List roles', response: { 200: RoleListSchema } },
     },
     async () => {
       const roles = await app.access.refreshRoles();
@@ -133,7 +133,11 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
           409: ['A role with the id "<id>" already exists'],
         },
       },
-      schema: { body: CustomRoleCreateSchema, response: { 201: RoleWithUsageSchema } },
+      schema: {
+        summary: 'Create a custom role',
+        body: CustomRoleCreateSchema,
+        response: { 201: RoleWithUsageSchema },
+      },
     },
     async (request, reply) => {
       const { id, ...fields } = request.body;
@@ -171,6 +175,7 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         },
       },
       schema: {
+        summary: 'Change a custom role',
         params: RoleParams,
         body: CustomRoleUpdateSchema,
         response: { 200: RoleWithUsageSchema },
@@ -223,7 +228,11 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
           ],
         },
       },
-      schema: { params: RoleParams, response: { 200: z.object({ success: z.literal(true) }) } },
+      schema: {
+        summary: 'Delete a custom role',
+        params: RoleParams,
+        response: { 200: z.object({ success: z.literal(true) }) },
+      },
     },
     async (request) => {
       const { roleId } = request.params;

@@ -22,7 +22,13 @@ const adminSystemRoutes: FastifyPluginAsyncZod<{ db: Db; uploadLimits: UploadLim
 ) => {
   app.get(
     '/api/admin/system',
-    { config: { access: ACCESS }, schema: { response: { 200: SystemInfoSchema } } },
+    {
+      config: { access: ACCESS },
+      schema: {
+        summary: 'The server’s runtime: Node.js, platform, database',
+        response: { 200: SystemInfoSchema },
+      },
+    },
     async (request) => {
       const uptimeSeconds = Math.floor(process.uptime());
       return {

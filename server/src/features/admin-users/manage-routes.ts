@@ -122,7 +122,11 @@ const manageUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
           409: [usernameTaken('<username>')],
         },
       },
-      schema: { body: UserCreateSchema, response: { 201: UserCreatedSchema } },
+      schema: {
+        summary: 'Create a user',
+        body: UserCreateSchema,
+        response: { 201: UserCreatedSchema },
+      },
     },
     async (request, reply) => {
       const { user: actor } = authOf(request);
@@ -157,7 +161,11 @@ const manageUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
     '/api/admin/users/:userId/account',
     {
       config: { access: { permissions: ['user.view'], scope: USER_SCOPE } },
-      schema: { params: UserParams, response: { 200: UserAccountSchema } },
+      schema: {
+        summary: 'A user’s account: its sign-in source and what may be done to it',
+        params: UserParams,
+        response: { 200: UserAccountSchema },
+      },
     },
     async (request) => {
       const { user: actor } = authOf(request);
@@ -200,7 +208,12 @@ const manageUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
           ],
         },
       },
-      schema: { params: UserParams, body: UserUpdateSchema, response: { 200: AdminUserSchema } },
+      schema: {
+        summary: 'Change a user',
+        params: UserParams,
+        body: UserUpdateSchema,
+        response: { 200: AdminUserSchema },
+      },
     },
     async (request) => {
       const { user: actor } = authOf(request);
@@ -223,6 +236,7 @@ const manageUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
         },
       },
       schema: {
+        summary: 'Activate or deactivate a user',
         params: UserParams,
         body: UserActiveSchema,
         response: { 200: UserActiveResultSchema },

@@ -161,7 +161,11 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
     '/api/admin/users',
     {
       config: { access: { permissions: ['user.view'] } },
-      schema: { querystring: UserListQuerySchema, response: { 200: UserListSchema } },
+      schema: {
+        summary: 'List users',
+        querystring: UserListQuerySchema,
+        response: { 200: UserListSchema },
+      },
     },
     async (request) => {
       const { page, pageSize, search, role, department } = request.query;
@@ -180,7 +184,7 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
     '/api/admin/users/:userId',
     {
       config: { access: { permissions: ['user.view'] } },
-      schema: { params: UserParams, response: { 200: AdminUserSchema } },
+      schema: { summary: 'One user', params: UserParams, response: { 200: AdminUserSchema } },
     },
     async (request) => {
       const [user] = await toAdminUsers([await targetUser(request.params.userId)]);
@@ -199,7 +203,12 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
           409: ['At least one active admin must remain.'],
         },
       },
-      schema: { params: UserParams, body: SetRoleSchema, response: { 200: AdminUserSchema } },
+      schema: {
+        summary: 'Set a user’s role',
+        params: UserParams,
+        body: SetRoleSchema,
+        response: { 200: AdminUserSchema },
+      },
     },
     async (request) => {
       const user = await targetUser(request.params.userId);
@@ -233,6 +242,7 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
     {
       config: { access: { permissions: ['user.manage_roles'] }, responses: { 403: [GRANT_RULES] } },
       schema: {
+        summary: 'Grant a user a permission',
         params: UserParams,
         body: GrantPermissionSchema,
         response: { 200: z.object({ directPermissions: z.array(z.string()) }) },
@@ -266,6 +276,7 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         responses: { 403: [GRANT_RULES], 404: ['The user has no such direct permission'] },
       },
       schema: {
+        summary: 'Take a permission from a user',
         params: UserParams.extend({ permission: z.string().min(1).max(100) }),
         response: { 200: z.object({ directPermissions: z.array(z.string()) }) },
       },
@@ -299,7 +310,11 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
     '/api/admin/users/:userId/assignments',
     {
       config: { access: { permissions: ['user.view'] } },
-      schema: { params: UserParams, response: { 200: AssignmentListSchema } },
+      schema: {
+        summary: 'A user’s role assignments',
+        params: UserParams,
+        response: { 200: AssignmentListSchema },
+      },
     },
     async (request) => {
       const user = await targetUser(request.params.userId);
@@ -334,6 +349,7 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         },
       },
       schema: {
+        summary: 'Assign a user a role in a context',
         params: UserParams,
         body: AssignmentInputSchema,
         response: { 200: z.object({ replaced: z.boolean(), contextKey: z.string() }) },
@@ -399,6 +415,7 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         },
       },
       schema: {
+        summary: 'Remove a user’s role assignment',
         params: UserParams.extend({ contextKey: z.string().min(1).max(300) }),
         response: { 200: z.object({ success: z.literal(true) }) },
       },
@@ -438,6 +455,7 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
     {
       config: { access: { permissions: ['user.view'] } },
       schema: {
+        summary: 'What a user may do, and why',
         params: UserParams,
         querystring: EffectivePermissionsQuerySchema,
         response: { 200: EffectivePermissionsSchema },

@@ -227,7 +227,7 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
     '/api/auth/ldap',
     {
       config: { access: { public: true }, loginRoute: true, responses: loginRefusals },
-      schema: { body: LdapLoginSchema, response: loginResponses },
+      schema: { summary: 'Sign in through LDAP', body: LdapLoginSchema, response: loginResponses },
     },
     async (request, reply) =>
       passwordSignIn(
@@ -244,7 +244,11 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
     '/api/auth/moodle',
     {
       config: { access: { public: true }, loginRoute: true, responses: loginRefusals },
-      schema: { body: MoodleLoginSchema, response: loginResponses },
+      schema: {
+        summary: 'Sign in through Moodle',
+        body: MoodleLoginSchema,
+        response: loginResponses,
+      },
     },
     async (request, reply) =>
       passwordSignIn(
@@ -268,6 +272,7 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
         },
       },
       schema: {
+        summary: 'Start single sign-on (redirect)',
         querystring: z.object({
           provider: z.string().max(40).optional(),
           returnTo: z.string().max(500).optional(),
@@ -336,7 +341,10 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
           303: 'To /login with a one-time code (sso_code) or an sso_error, or to the provider test page.',
         },
       },
-      schema: { querystring: z.record(z.string(), z.string().max(4000)) },
+      schema: {
+        summary: 'Single sign-on callback (redirect)',
+        querystring: z.record(z.string(), z.string().max(4000)),
+      },
     },
     async (request, reply) => {
       const back = (code: SsoErrorCode) => reply.redirect(`/login?sso_error=${code}`, 303);
@@ -452,7 +460,11 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
     '/api/auth/sso',
     {
       config: { access: { public: true }, loginRoute: true, responses: loginRefusals },
-      schema: { body: SsoLoginSchema, response: loginResponses },
+      schema: {
+        summary: 'Sign in with the one-time code of single sign-on',
+        body: SsoLoginSchema,
+        response: loginResponses,
+      },
     },
     async (request, reply) => {
       if (devMode) return failure(reply, 400, 'AUTH_METHOD_DISABLED', DEV_MODE_MESSAGE);
@@ -494,7 +506,10 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
           ],
         },
       },
-      schema: { params: z.object({ method: z.string().max(100) }) },
+      schema: {
+        summary: 'Sign in with an unknown method (refused)',
+        params: z.object({ method: z.string().max(100) }),
+      },
     },
     async (request, reply) => {
       const message = devMode ? DEV_MODE_MESSAGE : INVALID_METHOD_MESSAGE;

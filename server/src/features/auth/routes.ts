@@ -88,7 +88,10 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
 
   app.get(
     '/api/auth/config',
-    { config: { access: { public: true } }, schema: { response: { 200: AuthConfigSchema } } },
+    {
+      config: { access: { public: true } },
+      schema: { summary: 'The sign-in methods on offer', response: { 200: AuthConfigSchema } },
+    },
     async () => publicAuthConfig(db, devMode),
   );
 
@@ -106,6 +109,7 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
         },
       },
       schema: {
+        summary: 'Sign in with a username and password',
         body: CredentialsSchema,
         response: {
           200: LoginSuccessSchema,
@@ -165,7 +169,10 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
     '/api/auth/me',
     {
       config: { access: { allowDuringPasswordChange: true } },
-      schema: { response: { 200: MeResponseSchema } },
+      schema: {
+        summary: 'The signed-in user and their permissions',
+        response: { 200: MeResponseSchema },
+      },
     },
     async (request) => {
       const { user, session } = requireAuth(request);
@@ -182,6 +189,7 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
     {
       config: { access: { allowDuringPasswordChange: true } },
       schema: {
+        summary: 'Sign out (ends this session)',
         response: {
           200: z.object({
             success: z.literal(true),
@@ -223,7 +231,11 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
           ],
         },
       },
-      schema: { body: ProfileUpdateSchema, response: { 200: ProfileUpdateResponseSchema } },
+      schema: {
+        summary: 'Change one’s own profile',
+        body: ProfileUpdateSchema,
+        response: { 200: ProfileUpdateResponseSchema },
+      },
     },
     async (request) => {
       const { user } = requireAuth(request);
@@ -236,7 +248,7 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
     '/api/auth/profile',
     {
       config: { access: { permissions: ['user.view_profile'] } },
-      schema: { response: { 200: AccountSourceSchema } },
+      schema: { summary: 'Where one’s account comes from', response: { 200: AccountSourceSchema } },
     },
     async (request) => accountSource(db, requireAuth(request).user),
   );
@@ -255,7 +267,11 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
           429: ['Too many failed attempts. Try again in <n> seconds. (`TOO_MANY_ATTEMPTS`)'],
         },
       },
-      schema: { body: ChangePasswordSchema, response: { 200: ChangePasswordResponseSchema } },
+      schema: {
+        summary: 'Change one’s own password',
+        body: ChangePasswordSchema,
+        response: { 200: ChangePasswordResponseSchema },
+      },
     },
     async (request) => {
       const { user, session } = requireAuth(request);
@@ -333,7 +349,7 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
           429: ['Too many auth log reports. Try again in a minute.'],
         },
       },
-      schema: { body: AuthLogEventSchema },
+      schema: { summary: 'Report a sign-in event from the client', body: AuthLogEventSchema },
     },
     async (request, reply) => {
       const at = now();
@@ -368,7 +384,7 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
     '/api/auth/sessions',
     {
       config: { access: { allowDuringPasswordChange: true } },
-      schema: { response: { 200: SessionListSchema } },
+      schema: { summary: 'One’s own sessions', response: { 200: SessionListSchema } },
     },
     async (request) => {
       const { user, session: current } = requireAuth(request);
@@ -393,6 +409,7 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
     {
       config: { access: { allowDuringPasswordChange: true } },
       schema: {
+        summary: 'End one of one’s own sessions',
         params: z.object({ id: z.string().min(1).max(100) }),
         response: { 200: z.object({ success: z.literal(true) }) },
       },
@@ -414,7 +431,10 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
     '/api/auth/sessions/revoke-others',
     {
       config: { access: { allowDuringPasswordChange: true } },
-      schema: { response: { 200: RevokeOthersResponseSchema } },
+      schema: {
+        summary: 'End all one’s other sessions',
+        response: { 200: RevokeOthersResponseSchema },
+      },
     },
     async (request) => {
       const { user, session } = requireAuth(request);

@@ -51,21 +51,50 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
+/** The headers of every answer of a download (`sendFile`). */
+const DOWNLOAD_HEADERS = {
+  etag: 'The entity tag of the content (its SHA-256, quoted): send it back in `If-None-Match`.',
+  'accept-ranges': '`bytes`: parts of the file may be asked for with `Range`.',
+  'cache-control': '`private, no-cache`: kept by the browser only, revalidated every time.',
+} as const;
+
 /** What a download answers (API description). */
 const DOWNLOAD_ANSWERS = {
   200: {
     description: 'The file, with its stored type, `Content-Disposition` and ETag (its SHA-256).',
     content: '*/*',
-    headers: { etag: 'The SHA-256 of the content.', 'content-disposition': 'inline or attachment' },
+    headers: {
+      ...DOWNLOAD_HEADERS,
+      'content-disposition': '`inline` or `attachment`, with the file’s name.',
+      'content-length': 'The size in bytes.',
+    },
   },
   206: {
     description: 'The requested range of the file (`Range: bytes=…`).',
     content: '*/*',
-    headers: { 'content-range': '`bytes <start>-<end>/<size>`' },
+    headers: {
+      ...DOWNLOAD_HEADERS,
+      'content-range': '`bytes <start>-<end>/<size>`',
+      'content-length': 'The bytes of the range.',
+    },
   },
-  304: 'Not modified: `If-None-Match` names the current ETag.',
+  304: {
+    description: 'Not modified: `If-None-Match` names the current ETag.',
+    headers: DOWNLOAD_HEADERS,
+  },
   403: ['You may not open this file.'],
-  416: ['The requested range is not within the file (<size> bytes).'],
+  416: {
+    messages: ['The requested range is not within the file (<size> bytes).'],
+    headers: { ...DOWNLOAD_HEADERS, 'content-range': '`bytes */<size>`: the size of the file.' },
+  },
+} as const;
+
+/** The headers a download reads (`sendFile`). */
+const DOWNLOAD_REQUEST_HEADERS = {
+  range: '`bytes=<start>-<end>` (one range): answers 206 with those bytes, 416 when outside.',
+  'if-range':
+    'An ETag: the range is served only if the file still has it, else the whole file (200).',
+  'if-none-match': 'ETags the client holds (or `*`): 304 without a body when one is current.',
 } as const;
 
 /** A download's query: the signature, and `download=1` to save the file instead of showing it. */
@@ -124,6 +153,7 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
         },
       },
       schema: {
+        summary: 'Upload a file',
         description:
           'Upload one file (multipart/form-data, one file part). Streams into storage; the type ' +
           'is detected from the content. The file is the uploader’s alone until an area attaches it. ' +
@@ -179,10 +209,15 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
   app.get(
     '/api/files/:fileId',
     {
-      config: { access: { allowSignedUrl: true }, responses: DOWNLOAD_ANSWERS },
+      config: {
+        access: { allowSignedUrl: true },
+        responses: DOWNLOAD_ANSWERS,
+        requestHeaders: DOWNLOAD_REQUEST_HEADERS,
+      },
       // Sent as stored: ranges, the length and the ETag describe these bytes (plugins/compression.ts).
       compress: false,
       schema: {
+        summary: 'Download a file',
         description:
           'Download a file (its owner’s read permission is checked on every request). Supports ' +
           'Range (206, 416) and If-None-Match (304, the ETag is the SHA-256). An <img>, <video> ' +
@@ -215,10 +250,12 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
           206: { ...DOWNLOAD_ANSWERS[206], content: 'image/webp' },
           404: ['This file has no thumbnail.'],
         },
+        requestHeaders: DOWNLOAD_REQUEST_HEADERS,
       },
       // Sent as stored: ranges, the length and the ETag describe these bytes (plugins/compression.ts).
       compress: false,
       schema: {
+        summary: 'The thumbnail of a file',
         description:
           'A ≤ 320 px WebP preview of an image file, or of page 1 of a PDF (404 when it has none).',
         params: FileParamsSchema,
@@ -249,6 +286,7 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
         },
       },
       schema: {
+        summary: 'Delete one’s own unattached upload',
         description: 'Delete one’s own upload that is not attached to anything yet.',
         params: FileParamsSchema,
       },

@@ -13,7 +13,10 @@ const healthRoutes: FastifyPluginAsync<{ db: Db }> = async (app, { db }) => {
     '/healthz',
     {
       config: { access: { public: true } },
-      schema: { response: { 200: z.object({ status: z.literal('ok') }) } },
+      schema: {
+        summary: 'Liveness: the process answers',
+        response: { 200: z.object({ status: z.literal('ok') }) },
+      },
     },
     async () => ({ status: 'ok' }),
   );
@@ -24,7 +27,10 @@ const healthRoutes: FastifyPluginAsync<{ db: Db }> = async (app, { db }) => {
         access: { public: true },
         responses: { 503: ['The database is not reachable.'] },
       },
-      schema: { response: { 200: z.object({ status: z.literal('ready') }) } },
+      schema: {
+        summary: 'Readiness: the database answers',
+        response: { 200: z.object({ status: z.literal('ready') }) },
+      },
     },
     async () => {
       if (!(await isDatabaseReachable(db))) {

@@ -7,6 +7,9 @@
  *
  * Every request is signed in (the app's own access check); the bodies are not parsed but handed
  * to the tus server as they stream; only who created an upload may see, resume or end it.
+ * What tus asks of every server is checked here, before the tus server sees the request: the
+ * client's `Tus-Resumable` (412 with `Tus-Version` otherwise), a PATCH's content type (415), and
+ * `X-HTTP-Method-Override` (a POST to an upload's URL acts as the PATCH, DELETE or HEAD it names).
  */
 import { AppError } from '@learning-hub/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -19,6 +22,7 @@ import {
   FILE_ID_HEADER,
   ResumableUploads,
   TUS_REFUSALS,
+  TUS_VERSION,
   UPLOADS_PATH,
 } from '../../storage/resumable-uploads';
 import { UPLOAD_REFUSALS } from '../../storage/upload-checks';
@@ -43,8 +47,84 @@ const TUS_HEADERS = new Set([
 
 const TUS_ANSWER_HEADERS = {
   'tus-resumable': '`1.0.0`',
-  'upload-offset': 'The bytes received so far.',
+  'upload-offset': { description: 'The bytes received so far.', schema: { type: 'integer' } },
 } as const;
+
+/** What every tus request sends (but OPTIONS). */
+const TUS_REQUEST_HEADERS = {
+  'tus-resumable': {
+    description: 'The tus version the client speaks: `1.0.0` (412 otherwise).',
+    required: true,
+    schema: { type: 'string', enum: [TUS_VERSION] },
+  },
+} as const;
+
+/** The bytes of a PATCH: where they start, in the upload. */
+const UPLOAD_OFFSET_HEADER = {
+  description: 'Where these bytes start: the offset HEAD reports (409 otherwise).',
+  required: true,
+  schema: { type: 'integer', minimum: 0 },
+} as const;
+
+/** A refusal for a version of tus this server does not speak: it names the one it does. */
+const TUS_VERSION_REFUSAL = {
+  messages: [TUS_REFUSALS[412]],
+  headers: { 'tus-version': '`1.0.0`: the versions of tus this server speaks.' },
+};
+
+/** `X-HTTP-Method-Override`, for clients that can only send GET and POST (tus 1.0.0). */
+const METHOD_OVERRIDE = 'x-http-method-override';
+const OVERRIDABLE = ['PATCH', 'DELETE', 'HEAD'] as const;
+
+/** The method a tus request acts as: a POST's `X-HTTP-Method-Override`, else its own. */
+function tusMethod(request: FastifyRequest): string {
+  const override = request.headers[METHOD_OVERRIDE];
+  return request.method === 'POST' && typeof override === 'string'
+    ? override.trim().toUpperCase()
+    : request.method;
+}
+
+const OFFSET_STREAM = 'application/offset+octet-stream';
+
+/** HEAD's answer: where to resume. */
+const HEAD_ANSWER = {
+  description: 'The upload’s state: resume with PATCH from `Upload-Offset`.',
+  headers: {
+    ...TUS_ANSWER_HEADERS,
+    'upload-length': { description: 'The upload’s size.', schema: { type: 'integer' } },
+    'upload-metadata':
+      'The `Upload-Metadata` the client created it with (`filename`, `filetype`…), as sent.',
+    'cache-control': '`no-store`',
+  },
+};
+
+/** PATCH's answers. */
+const PATCH_ANSWERS = {
+  204: {
+    description:
+      'Stored up to `Upload-Offset`. The last PATCH stores the file: its id is in ' +
+      '`Upload-File-Id` (attach it as after POST /api/files).',
+    headers: {
+      ...TUS_ANSWER_HEADERS,
+      'upload-expires': 'When the upload is removed if not finished (an HTTP date).',
+      'upload-file-id': 'The stored file, on the final PATCH.',
+    },
+  },
+  400: [...UPLOAD_REFUSALS[400], TUS_REFUSALS[400]],
+  409: [TUS_REFUSALS[409]],
+  412: TUS_VERSION_REFUSAL,
+  413: [
+    TUS_REFUSALS[413],
+    'The file does not fit in the bytes the person may keep unattached, or store in all (`UPLOAD_QUOTA_EXCEEDED`).',
+  ],
+  415: [TUS_REFUSALS[415], ...UPLOAD_REFUSALS[415]],
+};
+
+/** DELETE's answer. */
+const DELETE_ANSWER = {
+  description: 'Ended: the staged bytes are removed.',
+  headers: TUS_ANSWER_HEADERS,
+};
 
 export interface UploadsRoutesOptions {
   files: FileService;
@@ -66,10 +146,35 @@ const uploadsRoutes: FastifyPluginAsyncZod<UploadsRoutesOptions> = async (app, o
     if (request.method !== 'OPTIONS') reply.header('tus-resumable', '1.0.0');
   });
 
-  /** Hands the request to the tus server and sends its answer through Fastify. */
-  async function passToTus(request: FastifyRequest, reply: FastifyReply, uploadId?: string) {
+  // What tus requires of each request, after the sign-in and before a body is read.
+  app.addHook('preParsing', async (request, reply, payload) => {
+    if (request.method === 'OPTIONS') return payload;
+    if (request.headers['tus-resumable'] !== TUS_VERSION) {
+      reply.header('tus-version', TUS_VERSION);
+      throw new AppError('PRECONDITION_FAILED', TUS_REFUSALS[412]);
+    }
+    const type = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+    if (tusMethod(request) === 'PATCH' && type !== OFFSET_STREAM) {
+      // The body is not read: the connection cannot carry another request after it.
+      reply.header('connection', 'close');
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', TUS_REFUSALS[415]);
+    }
+    return payload;
+  });
+
+  /**
+   * Hands the request to the tus server, as `method` (an overridden POST), and sends its answer
+   * through Fastify.
+   */
+  async function passToTus(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    uploadId?: string,
+    method = request.method,
+  ) {
     const user = currentUser(request);
     const tusRequest = new NodeRequest({ req: request.raw, res: reply.raw });
+    if (method !== request.method) Object.defineProperty(tusRequest, 'method', { value: method });
     const response = await uploads.handle(tusRequest, user, uploadId, () =>
       app.recheckSignIn(request),
     );
@@ -86,22 +191,35 @@ const uploadsRoutes: FastifyPluginAsyncZod<UploadsRoutesOptions> = async (app, o
     {
       config: {
         access: {},
+        requestHeaders: {
+          ...TUS_REQUEST_HEADERS,
+          'upload-length': {
+            description: 'The size of the file in bytes (1 to UPLOAD_RESUMABLE_MAX_BYTES).',
+            required: true,
+            schema: { type: 'integer', minimum: 1 },
+          },
+          'upload-metadata':
+            'Comma-separated `key base64(value)` pairs: `filename` (the stored name) and ' +
+            'optionally `filetype` (the declared type; the content decides).',
+        },
         responses: {
           201: {
             description: 'Created: `Location` is the upload’s URL; send its bytes with PATCH.',
             headers: {
               ...TUS_ANSWER_HEADERS,
               location: '`/api/uploads/<id>`',
-              'upload-expires': 'When the upload is removed if not finished.',
+              'upload-expires': 'When the upload is removed if not finished (an HTTP date).',
             },
           },
           400: [
             ...UPLOAD_REFUSALS[400],
             'Give the upload’s length in Upload-Length (a whole number of bytes).',
             'Send the bytes with PATCH after creating the upload.',
+            'X-HTTP-Method-Override: <method> acts on an upload: send it to the upload’s URL.',
             TUS_REFUSALS[400],
           ],
-          412: [TUS_REFUSALS[412]],
+          412: TUS_VERSION_REFUSAL,
+          415: [TUS_REFUSALS[415]],
           413: [
             'The file is larger than the limit of <size>. (UPLOAD_RESUMABLE_MAX_BYTES, `FILE_TOO_LARGE`)',
             'The file does not fit in the bytes the person may keep unattached, or store in all (`UPLOAD_QUOTA_EXCEEDED`).',
@@ -123,6 +241,13 @@ const uploadsRoutes: FastifyPluginAsyncZod<UploadsRoutesOptions> = async (app, o
     },
     async (request, reply) => {
       const user = currentUser(request);
+      const method = tusMethod(request);
+      if (method !== 'POST') {
+        throw new AppError(
+          'BAD_REQUEST',
+          `X-HTTP-Method-Override: ${method} acts on an upload: send it to the upload’s URL.`,
+        );
+      }
       const lengthHeader = request.headers['upload-length'];
       const length = typeof lengthHeader === 'string' ? Number(lengthHeader) : Number.NaN;
       if (!/^\d+$/.test(String(lengthHeader ?? '')) || !Number.isSafeInteger(length)) {
@@ -151,18 +276,10 @@ const uploadsRoutes: FastifyPluginAsyncZod<UploadsRoutesOptions> = async (app, o
     url: `${UPLOADS_PATH}/:uploadId`,
     config: {
       access: {},
-      responses: {
-        200: {
-          description: 'The upload’s state: resume with PATCH from `Upload-Offset`.',
-          headers: {
-            ...TUS_ANSWER_HEADERS,
-            'upload-length': 'The upload’s size.',
-            'upload-metadata': 'What it was created with.',
-          },
-        },
-        400: [TUS_REFUSALS[400]],
-        412: [TUS_REFUSALS[412]],
-      },
+      // An operation of its own (not the HEAD of a GET): described.
+      swagger: { exposeHeadRoute: true },
+      requestHeaders: TUS_REQUEST_HEADERS,
+      responses: { 200: HEAD_ANSWER, 400: [TUS_REFUSALS[400]], 412: TUS_VERSION_REFUSAL },
     },
     schema: {
       summary: 'The offset of a resumable upload (tus)',
@@ -187,25 +304,8 @@ const uploadsRoutes: FastifyPluginAsyncZod<UploadsRoutesOptions> = async (app, o
           description: 'The next bytes of the file, from `Upload-Offset`.',
           schema: { type: 'string', format: 'binary' },
         },
-        responses: {
-          204: {
-            description:
-              'Stored up to `Upload-Offset`. The last PATCH stores the file: its id is in ' +
-              '`Upload-File-Id` (attach it as after POST /api/files).',
-            headers: {
-              ...TUS_ANSWER_HEADERS,
-              'upload-file-id': 'The stored file, on the final PATCH.',
-            },
-          },
-          400: [...UPLOAD_REFUSALS[400], TUS_REFUSALS[400]],
-          409: [TUS_REFUSALS[409]],
-          412: [TUS_REFUSALS[412]],
-          413: [
-            TUS_REFUSALS[413],
-            'The file does not fit in the bytes the person may keep unattached, or store in all (`UPLOAD_QUOTA_EXCEEDED`).',
-          ],
-          415: [...UPLOAD_REFUSALS[415]],
-        },
+        requestHeaders: { ...TUS_REQUEST_HEADERS, 'upload-offset': UPLOAD_OFFSET_HEADER },
+        responses: PATCH_ANSWERS,
       },
       // The answer has no body; nothing to compress.
       compress: false,
@@ -229,11 +329,8 @@ const uploadsRoutes: FastifyPluginAsyncZod<UploadsRoutesOptions> = async (app, o
     {
       config: {
         access: {},
-        responses: {
-          204: { description: 'Ended: the staged bytes are removed.', headers: TUS_ANSWER_HEADERS },
-          400: [TUS_REFUSALS[400]],
-          412: [TUS_REFUSALS[412]],
-        },
+        requestHeaders: TUS_REQUEST_HEADERS,
+        responses: { 204: DELETE_ANSWER, 400: [TUS_REFUSALS[400]], 412: TUS_VERSION_REFUSAL },
       },
       schema: {
         summary: 'End a resumable upload (tus termination)',
@@ -244,6 +341,64 @@ const uploadsRoutes: FastifyPluginAsyncZod<UploadsRoutesOptions> = async (app, o
     async (request, reply) => {
       const { id } = await uploads.ownUpload(currentUser(request), request.params.uploadId);
       return passToTus(request, reply, id);
+    },
+  );
+
+  app.post(
+    `${UPLOADS_PATH}/:uploadId`,
+    {
+      config: {
+        access: {},
+        requestBody: {
+          contentType: OFFSET_STREAM,
+          description: 'For PATCH: the next bytes of the file, from `Upload-Offset`.',
+          schema: { type: 'string', format: 'binary' },
+        },
+        requestHeaders: {
+          [METHOD_OVERRIDE]: {
+            description: 'The tus request this POST is: `PATCH`, `DELETE` or `HEAD`.',
+            required: true,
+            schema: { type: 'string', enum: [...OVERRIDABLE] },
+          },
+          ...TUS_REQUEST_HEADERS,
+          'upload-offset': {
+            ...UPLOAD_OFFSET_HEADER,
+            description: `For PATCH: ${UPLOAD_OFFSET_HEADER.description}`,
+            required: false,
+          },
+        },
+        responses: {
+          ...PATCH_ANSWERS,
+          200: HEAD_ANSWER,
+          204: {
+            description: `PATCH: ${PATCH_ANSWERS[204].description} DELETE: ${DELETE_ANSWER.description}`,
+            headers: PATCH_ANSWERS[204].headers,
+          },
+          400: [
+            ...PATCH_ANSWERS[400],
+            'Send X-HTTP-Method-Override: PATCH, DELETE or HEAD to POST to an upload’s URL.',
+          ],
+        },
+      },
+      compress: false,
+      schema: {
+        summary: 'PATCH, DELETE or HEAD an upload by POST (tus method override)',
+        description:
+          'For clients that can only send GET and POST: a POST with `X-HTTP-Method-Override` ' +
+          'is handled as the request it names, with the same answers.',
+        params: UploadParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      const method = tusMethod(request);
+      if (!(OVERRIDABLE as readonly string[]).includes(method)) {
+        throw new AppError(
+          'BAD_REQUEST',
+          'Send X-HTTP-Method-Override: PATCH, DELETE or HEAD to POST to an upload’s URL.',
+        );
+      }
+      const { id } = await uploads.ownUpload(currentUser(request), request.params.uploadId);
+      return passToTus(request, reply, id, method);
     },
   );
 

@@ -314,6 +314,155 @@ describe.skipIf(!available)(`resumable uploads (${TEST_DB_KIND})`, () => {
     );
   });
 
+  it('refuses another tus version with 412 and the version it speaks in Tus-Version', async () => {
+    const { sam } = await start();
+    const location = String((await create(sam.token, 10)).headers.location);
+    const old = { ...bearer(sam.token), 'tus-resumable': '0.2.2' };
+    const answers = [
+      await ctx.app.inject({ method: 'HEAD', url: location, headers: old }),
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/api/uploads',
+        headers: { ...old, 'upload-length': '10' },
+      }),
+      await ctx.app.inject({
+        method: 'PATCH',
+        url: location,
+        headers: {
+          ...old,
+          'upload-offset': '0',
+          'content-type': 'application/offset+octet-stream',
+        },
+        payload: Buffer.from('0123456789'),
+      }),
+      // None at all is no version this server speaks either.
+      await ctx.app.inject({ method: 'DELETE', url: location, headers: bearer(sam.token) }),
+    ];
+    for (const answer of answers) {
+      expect(answer.statusCode).toBe(412);
+      expect(answer.headers['tus-version']).toBe('1.0.0');
+    }
+    expect(answers[1]?.json()).toEqual({
+      code: 'PRECONDITION_FAILED',
+      message: 'Send Tus-Resumable: 1.0.0 (the tus protocol version).',
+    });
+    // Nothing was written or ended.
+    expect((await head(sam.token, location)).headers['upload-offset']).toBe('0');
+  });
+
+  it('refuses a PATCH that is not application/offset+octet-stream with 415, saying so', async () => {
+    const { sam } = await start();
+    const location = String((await create(sam.token, 10)).headers.location);
+    for (const type of ['application/json', 'text/plain', undefined]) {
+      const refused = await ctx.app.inject({
+        method: 'PATCH',
+        url: location,
+        headers: {
+          ...bearer(sam.token),
+          ...TUS,
+          'upload-offset': '0',
+          ...(type ? { 'content-type': type } : {}),
+        },
+        payload: type === 'application/json' ? '{"a":1}' : '0123456789',
+      });
+      expect(refused.statusCode, type).toBe(415);
+      expect(refused.json()).toEqual({
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        message: 'Send the bytes of a PATCH as application/offset+octet-stream.',
+      });
+    }
+    expect((await head(sam.token, location)).headers['upload-offset']).toBe('0');
+  });
+
+  it('echoes in HEAD only the metadata the client sent, never the owner it keeps', async () => {
+    const { sam } = await start();
+    const location = String((await create(sam.token, 10, 'notes.txt')).headers.location);
+    const state = await head(sam.token, location);
+    expect(state.headers['upload-metadata']).toBe(
+      metadata({ filename: 'notes.txt', filetype: 'video/mp4' }),
+    );
+    expect(String(state.headers['upload-metadata'])).not.toContain(
+      Buffer.from(sam.user.id).toString('base64'),
+    );
+  });
+
+  it('honours X-HTTP-Method-Override: a POST to an upload acts as its PATCH, HEAD or DELETE', async () => {
+    const { sam, kim } = await start();
+    const content = Buffer.from('0123456789');
+    const location = String((await create(sam.token, content.length, 'n.txt')).headers.location);
+    const post = (
+      token: string,
+      method: string,
+      headers: Record<string, string> = {},
+      payload?: Buffer,
+    ) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: location,
+        headers: { ...bearer(token), ...TUS, 'x-http-method-override': method, ...headers },
+        ...(payload ? { payload } : {}),
+      });
+    const bytes = { 'content-type': 'application/offset+octet-stream' };
+
+    const first = await post(
+      sam.token,
+      'PATCH',
+      { ...bytes, 'upload-offset': '0' },
+      content.subarray(0, 4),
+    );
+    expect(first.statusCode).toBe(204);
+    expect(first.headers['upload-offset']).toBe('4');
+    const state = await post(sam.token, 'head');
+    expect(state.statusCode).toBe(200);
+    expect(state.headers['upload-offset']).toBe('4');
+    expect(state.body).toBe('');
+    // The owner rule and the protocol's refusals hold as for the method itself.
+    expect((await post(kim.token, 'HEAD')).statusCode).toBe(404);
+    expect((await post(sam.token, 'PATCH', { 'upload-offset': '4' }, content)).statusCode).toBe(
+      415,
+    );
+    expect((await post(sam.token, 'PUT')).statusCode).toBe(400);
+    expect(
+      (
+        await ctx.app.inject({
+          method: 'POST',
+          url: location,
+          headers: { ...bearer(sam.token), ...TUS },
+        })
+      ).statusCode,
+    ).toBe(400);
+
+    const last = await post(
+      sam.token,
+      'PATCH',
+      { ...bytes, 'upload-offset': '4' },
+      content.subarray(4),
+    );
+    expect(last.statusCode).toBe(204);
+    expect(last.headers['upload-file-id']).toEqual(expect.any(String));
+
+    const other = String((await create(sam.token, 10)).headers.location);
+    const ended = await ctx.app.inject({
+      method: 'POST',
+      url: other,
+      headers: { ...bearer(sam.token), ...TUS, 'x-http-method-override': 'DELETE' },
+    });
+    expect(ended.statusCode).toBe(204);
+    expect((await head(sam.token, other)).statusCode).toBe(404);
+    // Creating with an override that names another method is refused, not taken as a creation.
+    const overridden = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/uploads',
+      headers: {
+        ...bearer(sam.token),
+        ...TUS,
+        'upload-length': '10',
+        'x-http-method-override': 'DELETE',
+      },
+    });
+    expect(overridden.statusCode).toBe(400);
+  });
+
   it('describes itself to OPTIONS', async () => {
     const { sam } = await start();
     const options = await ctx.app.inject({
