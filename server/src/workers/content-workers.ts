@@ -1,0 +1,31 @@
+/**
+ * The server's content workers (docs/jobs.md, "Where the work runs"): a ProcessPool whose
+ * children run the task table of content-tasks.ts. The child's module is content-worker.ts from
+ * source (tests, `npm run dev`, through tsx) and dist/content-worker.js in the built server
+ * (server/build.mjs), next to the code that starts it either way.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { FileStore } from '../storage/file-store';
+import type { contentTasks } from './content-tasks';
+import { ProcessPool } from './process-pool';
+
+export type ContentTasks = typeof contentTasks;
+export type ContentWorkers = ProcessPool<ContentTasks>;
+
+/** What content work needs: the store the files are read from, and the workers. */
+export interface ContentWork {
+  store: FileStore;
+  workers: ContentWorkers;
+}
+
+export function createContentWorkers(options: {
+  size: number;
+  maxRssBytes: number;
+  /** Where stored files are copied for a worker to read (removed after each task). */
+  tempDir: string;
+  log?: FastifyBaseLogger;
+}): ContentWorkers {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const entry = new URL(fromSource ? './content-worker.ts' : './content-worker.js', import.meta.url);
+  return new ProcessPool<ContentTasks>({ entry, ...options });
+}
