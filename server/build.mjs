@@ -19,6 +19,8 @@ await build({
     'admin-cli': 'src/cli/admin.ts',
     migrate: 'src/cli/migrate-entry.ts',
     'migrate-cli': 'src/cli/migrate.ts',
+    // A content worker process (src/workers/): started by main.js, beside it.
+    'content-worker': 'src/workers/content-worker.ts',
   },
   outdir: 'dist',
   bundle: true,

@@ -1,13 +1,14 @@
 /**
  * The server's content workers (docs/jobs.md, "Where the work runs"): a ProcessPool whose
- * children run the task table of content-tasks.ts. The child's module is content-worker.ts from
- * source (tests, `npm run dev`, through tsx) and dist/content-worker.js in the built server
- * (server/build.mjs), next to the code that starts it either way.
+ * children run the task table of content-tasks.ts. The child's module is dist/content-worker.js
+ * in the built server (server/build.mjs, beside the bundle that starts it), and content-worker.ts
+ * bundled on first use when the server runs from source (tests, `npm run dev`; source-entry.ts).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { FileStore } from '../storage/file-store';
 import type { contentTasks } from './content-tasks';
 import { ProcessPool } from './process-pool';
+import { sourceEntry } from './source-entry';
 
 export type ContentTasks = typeof contentTasks;
 export type ContentWorkers = ProcessPool<ContentTasks>;
@@ -26,6 +27,8 @@ export function createContentWorkers(options: {
   log?: FastifyBaseLogger;
 }): ContentWorkers {
   const fromSource = import.meta.url.endsWith('.ts');
-  const entry = new URL(fromSource ? './content-worker.ts' : './content-worker.js', import.meta.url);
+  const entry = fromSource
+    ? sourceEntry(new URL('./content-worker.ts', import.meta.url))
+    : new URL('./content-worker.js', import.meta.url);
   return new ProcessPool<ContentTasks>({ entry, ...options });
 }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProcessPool, TaskFailed, TaskStopped } from './process-pool';
+import { sourceEntry } from './source-entry';
 import type { testTasks } from './test-worker';
 
 const MB = 1024 * 1024;
@@ -28,7 +29,7 @@ describe('process pool', { timeout: 60_000 }, () => {
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'lh-pool-'));
     pool = new ProcessPool<typeof testTasks>({
-      entry: new URL('./test-worker.ts', import.meta.url),
+      entry: sourceEntry(new URL('./test-worker.ts', import.meta.url)),
       size: 1,
       maxRssBytes: 160 * MB,
       tempDir: dir,

@@ -19,11 +19,9 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import { formatBytes } from '../storage/file-store';
 
@@ -68,8 +66,11 @@ export class TaskFailed extends Error {
 }
 
 export interface ProcessPoolOptions {
-  /** The child's module: a .js file, or a .ts file run through tsx (tests, `npm run dev`). */
-  entry: URL;
+  /**
+   * The child's module (JavaScript, run by plain Node.js), or how to get it: a function called
+   * once, when the first child is started (e.g. to bundle it from TypeScript source).
+   */
+  entry: URL | (() => Promise<URL>);
   /** Children at most (default 1). */
   size?: number;
   /** A child whose resident set passes this is killed (default 512 MB). */
@@ -125,7 +126,9 @@ async function rssOf(pid: number): Promise<number | null> {
 }
 
 export class ProcessPool<T extends TaskTable> {
-  readonly #entry: URL;
+  readonly #entry: URL | (() => Promise<URL>);
+  #entryUrl: Promise<URL> | undefined;
+  #resolved: URL | undefined;
   readonly #size: number;
   readonly #maxRssBytes: number;
   readonly #watchIntervalMs: number;
@@ -179,7 +182,20 @@ export class ProcessPool<T extends TaskTable> {
         signal.addEventListener('abort', task.onAbort, { once: true });
       }
       this.#queue.push(task);
-      this.#dispatch();
+      if (this.#resolved) return this.#dispatch();
+      const entry = this.#entry;
+      this.#entryUrl ??= entry instanceof URL ? Promise.resolve(entry) : entry();
+      this.#entryUrl.then(
+        (url) => {
+          this.#resolved = url;
+          this.#dispatch();
+        },
+        (error: unknown) => {
+          this.#entryUrl = undefined;
+          this.#log?.error({ err: error }, 'content worker: its module could not be made');
+          this.#failQueued(error);
+        },
+      );
     }) as Promise<TaskOutput<T, K>>;
   }
 
@@ -228,16 +244,11 @@ export class ProcessPool<T extends TaskTable> {
   }
 
   #spawn(): Worker | undefined {
-    const source = this.#entry.pathname.endsWith('.ts');
+    if (!this.#resolved) return undefined;
     const execArgv = [`--max-old-space-size=${Math.max(16, Math.floor(this.#maxRssBytes / MB))}`];
-    // From TypeScript source (tests, `npm run dev`) the child loads tsx as the parent did.
-    if (source) {
-      const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-      execArgv.unshift('--import', tsx);
-    }
     let child: ChildProcess;
     try {
-      child = fork(this.#entry, [], {
+      child = fork(this.#resolved, [], {
         execArgv,
         serialization: 'advanced',
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -321,7 +332,7 @@ export class ProcessPool<T extends TaskTable> {
   /** A child that kept much of a large task's memory is retired rather than reused. */
   async #afterTask(worker: Worker): Promise<void> {
     const rss = await rssOf(worker.pid);
-    if (rss !== null && rss > this.#maxRssBytes / 2 && !worker.task) {
+    if (rss !== null && rss > this.#maxRssBytes * 0.75 && !worker.task) {
       this.#kill(worker, new Error('retired'));
     }
     this.#dispatch();
