@@ -27,7 +27,11 @@ const text = (s: string) => Buffer.from(s, 'latin1');
 
 /** A stream object: its dictionary entries (without /Length) and its (encoded) bytes. */
 const stream = (dict: string, data: Buffer) =>
-  Buffer.concat([text(`<< ${dict} /Length ${data.length} >>\nstream\n`), data, text('\nendstream')]);
+  Buffer.concat([
+    text(`<< ${dict} /Length ${data.length} >>\nstream\n`),
+    data,
+    text('\nendstream'),
+  ]);
 
 /**
  * A zlib stream (FlateDecode) that inflates to `bytes` zero bytes: one deflated megabyte of zeros
@@ -84,7 +88,9 @@ export function manyPagesPdf(pages = 10_000): Buffer {
   ];
   for (let i = 0; i < pages; i += 1) {
     objects.push(text(`<< /Type /Page /Parent 2 0 R /Contents ${first + 2 * i + 1} 0 R >>`));
-    objects.push(stream('', text(`BT /F1 12 Tf 72 770 Td (Page ${i + 1} of the long manual) Tj ET`)));
+    objects.push(
+      stream('', text(`BT /F1 12 Tf 72 770 Td (Page ${i + 1} of the long manual) Tj ET`)),
+    );
   }
   return pdfOf(objects);
 }

@@ -106,9 +106,9 @@ describe('PDFs and text', () => {
 
   it('says why, without throwing, when a file has no readable text', async () => {
     const encrypted = await put(encryptedPdf());
-    expect(
-      await extractText(work, { storageKey: encrypted.key, mime: 'application/pdf' }),
-    ).toEqual({ ok: false, reason: 'The PDF is protected by a password.' });
+    expect(await extractText(work, { storageKey: encrypted.key, mime: 'application/pdf' })).toEqual(
+      { ok: false, reason: 'The PDF is protected by a password.' },
+    );
     const real = await makeSamplePdf('Cut short', ['This PDF ends half way.']);
     const truncated = await put(real.subarray(0, 200));
     const broken = await extractText(work, { storageKey: truncated.key, mime: 'application/pdf' });

@@ -7,13 +7,7 @@
  */
 import type { ContentWork } from '../workers/content-workers';
 import type { FileStore } from './file-store';
-import {
-  isPdfFailure,
-  openPdf,
-  pdfError,
-  PdfUnreadable,
-  readPdfInWorker,
-} from './pdf-document';
+import { isPdfFailure, openPdf, pdfError, PdfUnreadable, readPdfInWorker } from './pdf-document';
 
 /** At most this many PDF pages are read. */
 export const MAX_PDF_PAGES = 500;

@@ -93,10 +93,14 @@ describe('process pool', { timeout: 60_000 }, () => {
     // Queued behind it, in order; the middle one is withdrawn while it waits.
     const withdraw = new AbortController();
     const queued = pool
-      .run('test.echo', { bytes: Buffer.from('1'), text: 'one' }, {
-        timeoutMs: 30_000,
-        signal: withdraw.signal,
-      })
+      .run(
+        'test.echo',
+        { bytes: Buffer.from('1'), text: 'one' },
+        {
+          timeoutMs: 30_000,
+          signal: withdraw.signal,
+        },
+      )
       .catch((e) => e);
     const second = pool
       .run('test.echo', { bytes: Buffer.from('2'), text: 'two' }, { timeoutMs: 30_000 })

@@ -10,6 +10,7 @@
  *   `maxRssBytes` — the external memory of ArrayBuffers (an inflated PDF stream) is not on the
  *   V8 heap, so only the watchdog stops a decompression bomb;
  * - kills a child whose task runs past its `timeoutMs`, or whose task's `signal` aborts;
+ * - runs the children at a lower priority (nice 10), so requests get the CPU first;
  * - replaces a killed or dead child when the next task needs one.
  *
  * Why processes and not worker_threads: a thread's `resourceLimits` cap only its V8 heap, and a
@@ -19,6 +20,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -113,6 +115,9 @@ interface Worker {
 }
 
 const MB = 1024 * 1024;
+
+/** The children's niceness (Unix: 0 normal, 19 lowest). */
+const CHILD_NICENESS = 10;
 
 /** Resident set of `pid` in bytes (/proc/<pid>/statm on Linux), or null elsewhere or gone. */
 async function rssOf(pid: number): Promise<number | null> {
@@ -282,7 +287,16 @@ export class ProcessPool<T extends TaskTable> {
       this.#onExit(worker, code, signal);
       exited();
     });
-    if (child.pid === undefined) this.#kill(worker, new Error('The content worker did not start.'));
+    if (child.pid === undefined) {
+      this.#kill(worker, new Error('The content worker did not start.'));
+    } else {
+      // Below the server in the scheduler's eyes: on a busy machine requests get the CPU first.
+      try {
+        setPriority(child.pid, CHILD_NICENESS);
+      } catch {
+        // not allowed here (some containers): the child runs at the server's priority
+      }
+    }
     this.#startWatch();
     return worker;
   }

@@ -27,7 +27,9 @@ describe.skipIf(!available)(`library jobs (${TEST_DB_KIND})`, { timeout: 90_000 
   beforeEach(async () => {
     // A content worker (a child process) starts at about 120 MB; 256 MB reads the PDFs of these
     // tests and stops the bomb soon.
-    ctx = await createTestApp({ env: { CONTENT_WORKER_MAX_MB: '256' } });
+    ctx = await createTestApp({
+      env: { CONTENT_WORKER_MAX_MB: '256', JOBS_POLL_INTERVAL_MS: '100' },
+    });
     const { password } = await createTestUser(ctx, { username: 'priya', role: 'instructor' });
     token = await signIn(ctx.app, 'priya', password);
   });
