@@ -144,17 +144,21 @@ async function whileProcessed(
   let failed = 0;
   const before = rssOf(pid);
   const memory = sampleMemory(pid);
-  const instance = autocannon({
-    url: `${base}/api/auth/me`,
-    headers: { authorization: `Bearer ${me}` },
-    connections: CONNECTIONS,
-    duration: 3600,
-  });
+  let finished!: () => void;
+  const done = new Promise<void>((resolve) => (finished = resolve));
+  const instance = autocannon(
+    {
+      url: `${base}/api/auth/me`,
+      headers: { authorization: `Bearer ${me}` },
+      connections: CONNECTIONS,
+      duration: 3600,
+    },
+    () => finished(),
+  );
   instance.on('response', (_client, status, _bytes, ms) => {
     if (status !== 200) failed += 1;
     times.push(ms);
   });
-  const done = new Promise<void>((resolve) => instance.once('done', () => resolve()));
   const started = performance.now();
   try {
     await send();

@@ -15,19 +15,19 @@ export const testTasks = {
     throw new RangeError(input.message);
   },
   /** Grows by 16 MB of (touched) ArrayBuffer memory every 10 ms, for ever. */
-  'test.grow': async () => {
+  'test.grow': async (_input: object) => {
     for (;;) {
       held.push(Buffer.alloc(16 * 1024 * 1024, 1));
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   },
   /** Spins on the CPU for ever (no awaits: the child's own event loop is stuck too). */
-  'test.spin': async () => {
+  'test.spin': async (_input: object) => {
     for (;;) {
       /* nothing */
     }
   },
-  'test.exit': async () => {
+  'test.exit': async (_input: object) => {
     process.exit(3);
   },
 };
