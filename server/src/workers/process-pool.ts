@@ -279,14 +279,21 @@ export class ProcessPool<T extends TaskTable> {
       this.#startTimeoutMs,
     );
     child.on('message', (message: FromChild) => this.#onMessage(worker, message));
-    child.on('error', (error) => {
-      this.#log?.error({ err: error, pid: worker.pid }, 'content worker: process error');
-      this.#kill(worker, error);
-    });
-    child.once('exit', (code, signal) => {
+    let gone = false;
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (gone) return;
+      gone = true;
       this.#onExit(worker, code, signal);
       exited();
+    };
+    child.on('error', (error) => {
+      this.#log?.error({ err: error, pid: worker.pid }, 'content worker: process error');
+      worker.killedFor ??= error;
+      // A child that could not be started at all sends no 'exit'.
+      if (child.pid === undefined) onExit(null, null);
+      else this.#kill(worker, error);
     });
+    child.once('exit', onExit);
     if (child.pid === undefined) {
       this.#kill(worker, new Error('The content worker did not start.'));
     } else {
