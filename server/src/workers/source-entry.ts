@@ -5,7 +5,8 @@
  * instead would cost each child some 350 MB more: tsx transforms pdf.js's 2 MB of code in it.)
  * npm packages stay external and load from node_modules; workspace code is bundled in.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const builds = new Map<string, Promise<URL>>();
@@ -31,11 +32,11 @@ async function bundle(source: URL): Promise<URL> {
   const outDir = new URL('../node_modules/.cache/content-workers/', serverDir);
   await mkdir(outDir, { recursive: true });
   const name = fileURLToPath(source).split('/').pop()?.replace(/\.ts$/, '') ?? 'worker';
-  const outfile = fileURLToPath(new URL(`${name}-${process.pid}.mjs`, outDir));
   const { build } = await import('esbuild');
-  await build({
+  const result = await build({
     entryPoints: [fileURLToPath(source)],
-    outfile,
+    outfile: `${name}.mjs`,
+    write: false,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -47,5 +48,13 @@ async function bundle(source: URL): Promise<URL> {
       js: "import { createRequire as __lhCreateRequire } from 'node:module'; const require = __lhCreateRequire(import.meta.url);",
     },
   });
+  const code = result.outputFiles[0]?.contents;
+  if (!code) throw new Error(`esbuild made nothing of ${source.href}`);
+  // Named by its content: every process (test workers, runs) shares one file per version.
+  const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
+  const outfile = fileURLToPath(new URL(`${name}-${hash}.mjs`, outDir));
+  const partial = `${outfile}.${process.pid}.part`;
+  await writeFile(partial, code);
+  await rename(partial, outfile);
   return pathToFileURL(outfile);
 }
