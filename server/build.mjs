@@ -21,6 +21,8 @@ await build({
     'migrate-cli': 'src/cli/migrate.ts',
     // The SQLite read pool's threads (src/db/read-pool.ts) load this file beside main.js.
     'read-worker': 'src/db/read-worker.ts',
+    // A content worker process (src/workers/): started by main.js, beside it.
+    'content-worker': 'src/workers/content-worker.ts',
   },
   outdir: 'dist',
   bundle: true,

@@ -55,6 +55,7 @@ import { createFileStore } from './storage';
 import { FileService } from './storage/file-service';
 import { loadUrlSigningKey, UrlSigner } from './storage/signed-urls';
 import type { FileStore } from './storage/file-store';
+import { createContentWorkers, type ContentWorkers } from './workers/content-workers';
 
 /** The version of the API, as the OpenAPI document states it. */
 export const API_VERSION = '0.1.0';
@@ -92,6 +93,11 @@ declare module 'fastify' {
      * transaction (docs/architecture.md, "Where work runs").
      */
     reads: Db;
+    /**
+     * Child processes for CPU- and memory-heavy content work (server/src/workers, docs/jobs.md):
+     * `run('pdf.text', input, { timeoutMs, signal })`. Started when first used, stopped on close.
+     */
+    contentWorkers: ContentWorkers;
   }
 }
 
@@ -175,6 +181,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const jobs = createJobService(db, now, app.log, config.jobs);
   app.decorate('jobs', jobs);
+  const contentWorkers = createContentWorkers({
+    ...config.contentWorkers,
+    // Stored files are copied here for a worker to read, and removed after its task.
+    tempDir: join(config.files.stagingDir, 'content-work'),
+    log: app.log,
+  });
+  app.decorate('contentWorkers', contentWorkers);
   // Workers run in a listening server only: `app.inject` tests and the command line send jobs
   // without working them (a test that is about jobs starts them itself).
   app.addHook('onListen', async () => {
@@ -237,6 +250,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => {
     clearInterval(cleanupTimer);
     await Promise.all([cleaning, jobs.stop()]);
+    // After the jobs: a job stopped by the shutdown is put back to wait, not failed.
+    await contentWorkers.close();
   });
 
   const webDist = config.webDistDir;

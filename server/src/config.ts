@@ -125,6 +125,13 @@ const EnvSchema = z.object({
    * least every 500 ms; SQLite is also woken by a send in the same process.
    */
   JOBS_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /**
+   * Content workers (docs/jobs.md, "Where the work runs"): child processes that read and draw
+   * PDFs for the background jobs, at most this many at once (each one task at a time).
+   */
+  CONTENT_WORKERS: z.coerce.number().int().min(1).max(32).default(1),
+  /** A content worker whose memory (resident set) passes this many MB is stopped. */
+  CONTENT_WORKER_MAX_MB: z.coerce.number().int().min(64).max(65_536).default(512),
   /** An S3-compatible bucket instead of local disk; the other S3_* settings go with it. */
   S3_BUCKET: z.string().min(3).max(63).optional(),
   /** The S3 service's address (MinIO, Ceph, R2, …); AWS's own when absent. */
@@ -192,6 +199,8 @@ export type AppConfig = {
   };
   /** Background jobs (server/src/jobs). */
   jobs: { pollIntervalMs: number };
+  /** Content worker processes (server/src/workers): how many, and each one's memory cap. */
+  contentWorkers: { size: number; maxRssBytes: number };
 };
 
 export class ConfigError extends Error {
@@ -305,5 +314,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       },
     },
     jobs: { pollIntervalMs: e.JOBS_POLL_INTERVAL_MS },
+    contentWorkers: { size: e.CONTENT_WORKERS, maxRssBytes: e.CONTENT_WORKER_MAX_MB * 1024 * 1024 },
   };
 }

@@ -50,7 +50,8 @@ describe.skipIf(!available)(`demo library seed (${TEST_DB_KIND})`, () => {
       .where('text_state', '=', 'pending')
       .execute();
     expect(pending).toHaveLength(DEMO_LIBRARY.filter((i) => i.kind === 'pdf').length);
-    for (const { id } of pending) await runExtractText(db, ctx.app.files.store, id);
+    for (const { id } of pending)
+      await runExtractText(db, { store: ctx.app.files.store, workers: ctx.app.contentWorkers }, id);
     const { hits } = await searchIndex(db).search(db, {
       query: 'gas detector',
       scopes: [{ type: 'library-item', where: sqlTrue }],

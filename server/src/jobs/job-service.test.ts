@@ -13,7 +13,7 @@ import {
   type TestContext,
 } from '../test/helpers';
 import { claimJob } from './job-repository';
-import { defineJob, type JobService } from './types';
+import { defineJob, FinalJobError, type JobService } from './types';
 
 const available = await testDatabaseAvailable();
 const FAST = { JOBS_POLL_INTERVAL_MS: '20' };
@@ -139,6 +139,26 @@ describe.skipIf(!available)(`background jobs (${TEST_DB_KIND})`, () => {
     });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ code: 'CONFLICT' });
+  });
+
+  it('fails a job at once, its retries unused, when the handler throws a FinalJobError', async () => {
+    const { jobs } = ctx.app;
+    let calls = 0;
+    jobs.register(
+      Echo,
+      async () => {
+        calls += 1;
+        throw new FinalJobError('The PDF needs more memory than allowed (over 512 MB) to read.');
+      },
+      { retryLimit: 2, retryDelaySeconds: 0, backoff: false },
+    );
+    await jobs.start();
+    const id = await jobs.send(Echo, { n: 1 });
+    expect(await until(jobs, id, 'failed')).toMatchObject({
+      attempts: 1,
+      lastError: 'The PDF needs more memory than allowed (over 512 MB) to read.',
+    });
+    expect(calls).toBe(1);
   });
 
   it('never runs a job sent in a transaction that rolled back', async () => {

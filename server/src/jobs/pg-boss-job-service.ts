@@ -14,6 +14,8 @@ import type { Db } from '../db';
 import type { Database } from '../db/schema';
 import { findPgBossJob, listPgBossJobs } from './pg-boss-repository';
 import {
+  errorText,
+  FinalJobError,
   FINISHED_JOB_RETENTION_SECONDS,
   resolveJobOptions,
   type JobHandler,
@@ -175,11 +177,20 @@ export class PgBossJobService implements JobService {
       {
         localConcurrency: options.concurrency,
         pollingIntervalSeconds: Math.max(0.5, this.pollIntervalMs / 1000),
+        // A FinalJobError fails its job at once ('deadletter': no retries; the queue has no dead
+        // letter queue, so it just ends failed); any other error fails the attempt as usual.
+        perJobResults: true,
       },
       async ([job]) => {
-        if (!job) return;
+        if (!job) return [];
         const data = type.schema.parse(job.data);
-        await handler(data, { id: job.id, attempt: job.retryCount + 1, signal: job.signal });
+        try {
+          await handler(data, { id: job.id, attempt: job.retryCount + 1, signal: job.signal });
+        } catch (error) {
+          if (!(error instanceof FinalJobError)) throw error;
+          return [{ id: job.id, status: 'deadletter', output: { message: errorText(error) } }];
+        }
+        return [{ id: job.id, status: 'completed' }];
       },
     );
   }

@@ -21,6 +21,7 @@ import {
 } from './job-repository';
 import {
   errorText,
+  FinalJobError,
   FINISHED_JOB_RETENTION_SECONDS,
   resolveJobOptions,
   type JobHandler,
@@ -222,7 +223,7 @@ export class SqliteJobService implements JobService {
           await releaseJob(this.db, row.id, attempt, iso(at));
           return;
         }
-        const last = attempt >= row.max_attempts;
+        const last = attempt >= row.max_attempts || error instanceof FinalJobError;
         const delayMs = retryDelaySeconds * 1000 * (backoff ? 2 ** Math.max(0, attempt - 1) : 1);
         this.log.warn(
           { err: error, job: row.id, name: row.name, attempt },

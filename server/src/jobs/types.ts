@@ -102,6 +102,15 @@ export function resolveJobOptions(options: JobOptions = {}): Required<JobOptions
   };
 }
 
+/**
+ * Thrown by a handler whose failure is deterministic (the same data would fail the same way: a
+ * file that cannot be read): the job is failed at once with this message, the retries left
+ * unused. Any other error fails the attempt, and the job is retried while it has attempts left.
+ */
+export class FinalJobError extends Error {
+  override name = 'FinalJobError';
+}
+
 /** The text kept for a failed attempt. */
 export function errorText(error: unknown): string {
   const text = error instanceof Error ? error.message || error.name : String(error);

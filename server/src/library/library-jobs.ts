@@ -4,12 +4,14 @@
  */
 import { z } from 'zod';
 import type { Db } from '../db';
-import { defineJob } from '../jobs';
+import { defineJob, FinalJobError } from '../jobs';
 import { findFile, setFileThumbnail } from '../storage/file-repository';
 import { PDF_THUMBNAIL_MAX_BYTES } from '../storage/file-service';
-import { asStorageError, type FileStore } from '../storage/file-store';
+import { asStorageError } from '../storage/file-store';
+import { isPdfFailure, pdfError } from '../storage/pdf-document';
 import { makePdfThumbnail } from '../storage/pdf-thumbnail';
 import { extractText } from '../storage/text-extraction';
+import type { ContentWork } from '../workers/content-workers';
 import {
   findVersionForText,
   indexItem,
@@ -33,20 +35,25 @@ const MAX_TEXT_CHARS = 1_000_000;
 export const hasExtractableText = (mime: string) =>
   mime === 'application/pdf' || mime.startsWith('text/');
 
-export async function runExtractText(db: Db, store: FileStore, versionId: string): Promise<void> {
+/**
+ * A PDF is read in a content worker (docs/jobs.md): one the worker cannot read within its memory
+ * and time ends `failed` with the reason in words, like any unreadable file. Throws (the attempt
+ * is tried again) only for what is not about the file: the job stopped, the store away.
+ */
+export async function runExtractText(
+  db: Db,
+  work: ContentWork,
+  versionId: string,
+  signal?: AbortSignal,
+): Promise<void> {
   const version = await findVersionForText(db, versionId);
   // Gone (purged), or done by an earlier run of this job.
   if (!version || version.textState === 'extracted' || version.textState === 'failed') return;
-  let outcome: { ok: true; text: string } | { ok: false; reason: string };
-  try {
-    outcome = await extractText(store, {
-      storageKey: version.file.storageKey,
-      mime: version.file.mime,
-    });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    outcome = { ok: false, reason: `The text could not be read: ${message}` };
-  }
+  let outcome = await extractText(
+    work,
+    { storageKey: version.file.storageKey, mime: version.file.mime },
+    signal,
+  );
   if (outcome.ok) outcome = { ok: true, text: outcome.text.slice(0, MAX_TEXT_CHARS) };
   const result = outcome;
   await db.transaction().execute(async (trx) => {
@@ -57,27 +64,37 @@ export async function runExtractText(db: Db, store: FileStore, versionId: string
   });
 }
 
-/** `make`: the renderer (the storage's makePdfThumbnail; a test passes its own). */
+/**
+ * Draws the thumbnail in a content worker. A PDF it cannot draw (unreadable, or over the worker's
+ * memory or time) fails the job at once with the reason (FinalJobError): the same file would fail
+ * the same way again. `make`: the renderer (the storage's makePdfThumbnail; a test passes its own).
+ */
 export async function runThumbnail(
   db: Db,
-  store: FileStore,
+  work: ContentWork,
   fileId: string,
+  signal?: AbortSignal,
   make: typeof makePdfThumbnail = makePdfThumbnail,
 ): Promise<void> {
   const file = await findFile(db, fileId);
   if (!file || file.thumbnailKey !== null || file.size > PDF_THUMBNAIL_MAX_BYTES) return;
   // A full disk fails the job with the reason in words (it is tried again later); the store
-  // keeps no partial picture.
-  const key = await make(store, file.storageKey).catch((error: unknown) => {
+  // keeps no partial picture. An unreadable PDF (or one over a worker's memory or time) fails
+  // it for good.
+  let key: string;
+  try {
+    key = await make(work, file.storageKey, signal);
+  } catch (error) {
+    if (isPdfFailure(error)) throw new FinalJobError(pdfError(error).message);
     throw asStorageError(error);
-  });
+  }
   let recorded: boolean;
   try {
     recorded = await setFileThumbnail(db, fileId, key);
   } catch (error) {
-    await store.delete(key);
+    await work.store.delete(key);
     throw asStorageError(error);
   }
   // Another run (or the file's removal) got there first: drop this picture.
-  if (!recorded) await store.delete(key);
+  if (!recorded) await work.store.delete(key);
 }

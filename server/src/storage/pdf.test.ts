@@ -1,6 +1,7 @@
 /**
- * Text extraction, PDF thumbnails and sample PDFs, on the local store: real PDFs made with
- * pdf-lib (makeSamplePdf), a broken one, and a password-protected one written by hand.
+ * Text extraction, PDF thumbnails and sample PDFs, on the local store and real content workers:
+ * real PDFs made with pdf-lib (makeSamplePdf), a broken one, and a password-protected one written
+ * by hand.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { makePdfThumbnail } from './pdf-thumbnail';
 import { makeSamplePdf } from './sample-pdf';
 import { PNG_1X1 } from './test-files';
 import { extractText, MAX_TEXT_BYTES } from './text-extraction';
+import { createContentWorkers, type ContentWork } from '../workers/content-workers';
 
 /**
  * A PDF with the standard security handler whose user password is not empty: a reader must ask
@@ -45,11 +47,21 @@ function encryptedPdf(): Buffer {
 describe('PDFs and text', () => {
   let dir: string;
   let store: FileStore;
+  let work: ContentWork;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'lh-pdf-'));
     store = new LocalFileStore(dir);
+    const workers = createContentWorkers({
+      size: 1,
+      maxRssBytes: 512 * 1024 * 1024,
+      tempDir: join(dir, 'work'),
+    });
+    work = { store, workers };
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    await work.workers.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   const put = async (content: Uint8Array | string) =>
     store.put(Readable.from([Buffer.from(content)]), { maxBytes: 50_000_000 });
@@ -59,7 +71,7 @@ describe('PDFs and text', () => {
     expect(Buffer.from(short.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
     const stored = await put(short);
     expect(stored.mime).toBe('application/pdf');
-    const text = await extractText(store, { storageKey: stored.key, mime: stored.mime });
+    const text = await extractText(work, { storageKey: stored.key, mime: stored.mime });
     expect(text).toEqual({ ok: true, text: expect.stringContaining('Splicing basics') });
     if (!text.ok) return;
     expect(text.text).toContain('Clean the fibre.');
@@ -70,7 +82,7 @@ describe('PDFs and text', () => {
       (_, i) => `Paragraph ${i + 1}: the OTDR trace shows a reflective event at the connector.`,
     );
     const long = await put(await makeSamplePdf('Field manual', paragraphs));
-    const longText = await extractText(store, { storageKey: long.key, mime: long.mime });
+    const longText = await extractText(work, { storageKey: long.key, mime: long.mime });
     expect(longText.ok && longText.text).toContain('Paragraph 120:');
     const { openPdf } = await import('./pdf-document');
     const { document, close } = await openPdf(await makeSamplePdf('Field manual', paragraphs));
@@ -81,40 +93,40 @@ describe('PDFs and text', () => {
   it('reads plain text, Markdown and CSV as they are, cut at 2 MB', async () => {
     for (const mime of ['text/plain', 'text/markdown', 'text/csv']) {
       const stored = await put('# Fusion\nsplice;loss\n1;0.02 dB\n');
-      expect(await extractText(store, { storageKey: stored.key, mime })).toEqual({
+      expect(await extractText(work, { storageKey: stored.key, mime })).toEqual({
         ok: true,
         text: '# Fusion\nsplice;loss\n1;0.02 dB\n',
       });
     }
     const big = await put('ü'.repeat(MAX_TEXT_BYTES));
-    const text = await extractText(store, { storageKey: big.key, mime: 'text/plain' });
+    const text = await extractText(work, { storageKey: big.key, mime: 'text/plain' });
     expect(text.ok && Buffer.byteLength(text.text)).toBe(MAX_TEXT_BYTES);
     expect(text.ok && text.text.endsWith('ü')).toBe(true);
   });
 
   it('says why, without throwing, when a file has no readable text', async () => {
     const encrypted = await put(encryptedPdf());
-    expect(
-      await extractText(store, { storageKey: encrypted.key, mime: 'application/pdf' }),
-    ).toEqual({ ok: false, reason: 'The PDF is protected by a password.' });
+    expect(await extractText(work, { storageKey: encrypted.key, mime: 'application/pdf' })).toEqual(
+      { ok: false, reason: 'The PDF is protected by a password.' },
+    );
     const real = await makeSamplePdf('Cut short', ['This PDF ends half way.']);
     const truncated = await put(real.subarray(0, 200));
-    const broken = await extractText(store, { storageKey: truncated.key, mime: 'application/pdf' });
+    const broken = await extractText(work, { storageKey: truncated.key, mime: 'application/pdf' });
     expect(broken).toEqual({
       ok: false,
       reason: expect.stringMatching(/^The file is not a readable PDF \(.+\)\.$/),
     });
     const garbage = await put('%PDF-1.7\n this is not really a PDF at all');
-    expect(await extractText(store, { storageKey: garbage.key, mime: 'application/pdf' })).toEqual({
+    expect(await extractText(work, { storageKey: garbage.key, mime: 'application/pdf' })).toEqual({
       ok: false,
       reason: expect.stringMatching(/^The file is not a readable PDF/),
     });
     const image = await put(PNG_1X1);
-    expect(await extractText(store, { storageKey: image.key, mime: 'image/png' })).toEqual({
+    expect(await extractText(work, { storageKey: image.key, mime: 'image/png' })).toEqual({
       ok: false,
       reason: 'Text cannot be read from files of type image/png.',
     });
-    expect(await extractText(store, { storageKey: 'f'.repeat(32), mime: 'text/plain' })).toEqual({
+    expect(await extractText(work, { storageKey: 'f'.repeat(32), mime: 'text/plain' })).toEqual({
       ok: false,
       reason: expect.stringContaining('missing'),
     });
@@ -122,7 +134,7 @@ describe('PDFs and text', () => {
 
   it('draws page 1 of a PDF as a WebP of at most 320 px', async () => {
     const pdf = await put(await makeSamplePdf('Thumbnail', ['A page to look at.']));
-    const key = await makePdfThumbnail(store, pdf.key);
+    const key = await makePdfThumbnail(work, pdf.key);
     const read = await store.get(key);
     const chunks: Buffer[] = [];
     for await (const chunk of read!.stream) chunks.push(chunk as Buffer);
@@ -137,11 +149,11 @@ describe('PDFs and text', () => {
     expect(stats.channels[0]?.min).toBeLessThan(100);
 
     const broken = await put('%PDF-1.7\n not a PDF');
-    await expect(makePdfThumbnail(store, broken.key)).rejects.toThrow(
+    await expect(makePdfThumbnail(work, broken.key)).rejects.toThrow(
       /^The file is not a readable PDF/,
     );
     const encrypted = await put(encryptedPdf());
-    await expect(makePdfThumbnail(store, encrypted.key)).rejects.toThrow(
+    await expect(makePdfThumbnail(work, encrypted.key)).rejects.toThrow(
       'The PDF is protected by a password.',
     );
   });

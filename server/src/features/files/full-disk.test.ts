@@ -188,7 +188,8 @@ describe.skipIf(!canMount)(`a full disk (${TEST_DB_KIND})`, () => {
     const before = filesUnder(filesDir);
 
     disk?.fill();
-    const failed = await runThumbnail(ctx.database.db, ctx.app.files.store, fileId).then(
+    const work = { store: ctx.app.files.store, workers: ctx.app.contentWorkers };
+    const failed = await runThumbnail(ctx.database.db, work, fileId).then(
       () => null,
       (error: unknown) => error,
     );

@@ -136,14 +136,18 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
 ) => {
   const deps = { db, access: app.access, files: app.files, jobs: app.jobs };
 
+  // The PDFs themselves are read in the content workers (docs/jobs.md), whose own time limits
+  // (30 s for text, 20 s for a thumbnail) stop the work; the jobs' timeouts also cover the wait
+  // for a free worker.
+  const work = { store: app.files.store, workers: app.contentWorkers };
   app.jobs.register(
     ExtractLibraryText,
-    async ({ versionId }) => runExtractText(db, app.files.store, versionId),
+    async ({ versionId }, { signal }) => runExtractText(db, work, versionId, signal),
     { retryLimit: 2, timeoutSeconds: 300, concurrency: 2 },
   );
   app.jobs.register(
     LibraryThumbnail,
-    async ({ fileId }) => runThumbnail(db, app.files.store, fileId),
+    async ({ fileId }, { signal }) => runThumbnail(db, work, fileId, signal),
     { retryLimit: 1, timeoutSeconds: 120 },
   );
 
