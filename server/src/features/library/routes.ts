@@ -473,11 +473,16 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     {
       config: { access: VIEW },
       schema: {
-        summary: 'The categories, with how many items each has',
+        summary: 'The categories, with how many of their items the caller may open',
         response: { 200: LibraryCategoryListSchema },
       },
     },
-    async () => ({ categories: await listCategories(db) }),
+    async (request) => ({
+      categories: await listCategories(
+        db,
+        libraryViewerOf(app.access, currentUser(request), now()),
+      ),
+    }),
   );
 
   app.post(
@@ -522,7 +527,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
         if (isUniqueViolation(error)) throw new AppError('CONFLICT', M.categoryTaken);
         throw error;
       }
-      const category = await findCategory(db, categoryId);
+      const viewer = libraryViewerOf(app.access, currentUser(request), now());
+      const category = await findCategory(db, categoryId, viewer);
       if (!category) throw new AppError('NOT_FOUND', M.categoryNotFound);
       return category;
     },
