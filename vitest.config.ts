@@ -54,7 +54,8 @@ export default defineConfig({
         root: 'web',
         test: {
           name: 'web',
-          include: ['src/**/*.test.{ts,tsx}'],
+          // build/: the build's own rules (which chunk a module goes to).
+          include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
           environment: 'jsdom',
           setupFiles: ['src/test/setup.ts'],
           // As on the server: a worker's files share its modules (half the web suite's time was

@@ -3,31 +3,12 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './build/precompress.ts';
+import { VENDOR_CHUNKS } from './build/vendor-chunks.ts';
 
 // In development Vite serves the app and proxies the API to the Fastify server
 // (`npm run dev` starts both). In production the server serves the built files itself
 // (docs/front-end.md: how they are split, compressed and cached).
 const apiTarget = process.env.VITE_API_TARGET ?? 'http://127.0.0.1:3000';
-
-/**
- * The vendor chunks: what every page needs (react, router, query, zod) and the big libraries of
- * single features (the rich-text editor, dates, drag and drop), which load only with them.
- */
-const VENDOR_CHUNKS: ReadonlyArray<{ name: string; test: RegExp; tags?: ['$initial'] }> = [
-  { name: 'react', test: /\/node_modules\/(?:react|react-dom|scheduler)\// },
-  { name: 'router', test: /\/node_modules\/react-router\// },
-  { name: 'query', test: /\/node_modules\/@tanstack\/(?:query-core|react-query)\// },
-  { name: 'zod', test: /\/node_modules\/zod\// },
-  {
-    name: 'editor',
-    test: /\/node_modules\/(?:@tiptap\/[^/]+|prosemirror-[^/]+|@mantine\/tiptap|linkifyjs|orderedmap|rope-sequence|w3c-keyname|fast-equals|use-sync-external-store)\//,
-  },
-  { name: 'dates', test: /\/node_modules\/(?:@mantine\/dates|dayjs)\// },
-  { name: 'dnd', test: /\/node_modules\/@dnd-kit\/[^/]+\// },
-  // The rest of what the first page needs (Mantine's core, its hooks, …) in one chunk rather than
-  // in a score of small ones, each a request of its own on a slow network.
-  { name: 'vendor', test: /\/node_modules\//, tags: ['$initial'] },
-];
 
 const SHELL_STYLES_MARKER =
   '/* @shell-styles: web/build/shell-styles.css, put in by web/vite.config.ts */';

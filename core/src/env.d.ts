@@ -5,3 +5,18 @@
 declare const console: {
   warn(...args: unknown[]): void;
 };
+
+/** WHATWG URL parsing (browsers and Node have it): the link rule (link-url.ts) reads its parts. */
+declare class URL {
+  constructor(url: string, base?: string);
+  readonly href: string;
+  readonly protocol: string;
+  readonly username: string;
+  readonly password: string;
+  readonly host: string;
+  readonly hostname: string;
+  readonly port: string;
+  readonly pathname: string;
+  readonly search: string;
+  readonly hash: string;
+}

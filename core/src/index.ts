@@ -18,3 +18,4 @@ export * from './contracts/library';
 export * from './contracts/wiki';
 export * from './contracts/departments';
 export * from './wiki-templates';
+export * from './link-url';

@@ -7,8 +7,9 @@
  * the contracts identically.
  *
  * The setting is global (zod keeps it on `globalThis`) but is read when a schema is built, so
- * this module must be evaluated before any schema exists: core's entry imports it first, and the
- * web app's entry (web/src/main.tsx) imports it before anything else.
+ * this module must be evaluated before any schema exists: core's entry imports it first, the web
+ * app's entry (web/src/main.tsx) imports it before anything else, and the web build puts it into
+ * the zod chunk (web/build/vendor-chunks.ts), which runs before every chunk that uses zod.
  */
 import { z } from 'zod';
 

@@ -218,7 +218,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(manageUsersRoutes, { db, now });
   await app.register(adminRolesRoutes, { db, now });
   await app.register(adminAccessRoutes, { db, now });
-  await app.register(adminSystemRoutes, { db, uploadLimits: config.files.limits });
+  await app.register(adminSystemRoutes, { db, now, uploadLimits: config.files.limits });
   await app.register(filesRoutes, { files, maxUploadBytes: config.files.maxUploadBytes });
   await app.register(uploadsRoutes, {
     files,

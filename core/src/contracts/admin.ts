@@ -3,6 +3,7 @@
  * server's validation and the admin pages.
  */
 import { z } from 'zod';
+import { LINK_URL_MESSAGES, normaliseAllowedHost } from '../link-url';
 import {
   ALL_PERMISSION_IDS,
   CONTEXT_ROLE_IDS,
@@ -479,6 +480,40 @@ export const UserAccountSchema = AccountSourceSchema.extend({
   }),
 });
 export type UserAccount = z.infer<typeof UserAccountSchema>;
+
+/** Entries of the allowed internal link hosts at most, and the length of one. */
+export const ALLOWED_LINK_HOSTS_MAX = 100;
+const HOST_MAX = 253;
+
+/**
+ * Admin → System settings (GET/PUT /api/admin/settings, permission system.settings).
+ * `allowedInternalLinkHosts`: the internal hosts a library link may go to (names or IP
+ * addresses, normalised as a browser reads them; `*.corp.example` for every name under
+ * corp.example). Links to other internal destinations are refused (docs/library.md, "Links").
+ */
+export const SystemSettingsSchema = z.object({
+  allowedInternalLinkHosts: z.array(z.string()),
+  updatedAt: ISO.nullable(),
+  updatedBy: z.string().nullable(),
+});
+export type SystemSettings = z.infer<typeof SystemSettingsSchema>;
+
+export const SystemSettingsUpdateSchema = z.strictObject({
+  allowedInternalLinkHosts: z
+    .array(z.string().max(HOST_MAX))
+    .max(ALLOWED_LINK_HOSTS_MAX, `At most ${ALLOWED_LINK_HOSTS_MAX} hosts`)
+    .superRefine((entries, ctx) => {
+      entries.forEach((entry, i) => {
+        if (normaliseAllowedHost(entry) === null) {
+          ctx.addIssue({ code: 'custom', path: [i], message: LINK_URL_MESSAGES.badHost(entry) });
+        }
+      });
+    })
+    .transform((entries) => [
+      ...new Set(entries.map((e) => normaliseAllowedHost(e)).filter((e) => e !== null)),
+    ]),
+});
+export type SystemSettingsUpdate = z.input<typeof SystemSettingsUpdateSchema>;
 
 /** Admin → System: what the server runs on (GET /api/admin/system, permission system.view). */
 export const SystemInfoSchema = z.object({

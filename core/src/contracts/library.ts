@@ -7,6 +7,7 @@
  * earlier versions. See docs/library.md for the rules and the readings of the spec behind them.
  */
 import { z } from 'zod';
+import { linkUrlSyntax } from '../link-url';
 import { PageQuerySchema } from './admin';
 import { IsoDateTime, storableText } from './common';
 import { SignedUrlQuerySchema } from './files';
@@ -38,10 +39,17 @@ const tags = z
   .array(tag)
   .max(LIBRARY_TAGS_MAX, `At most ${LIBRARY_TAGS_MAX} tags`)
   .transform((list) => [...new Set(list)]);
-/** A link item's address: http or https only. */
+/**
+ * A link item's address: http or https, no user name or password (core's link rule,
+ * link-url.ts; the server also refuses internal destinations).
+ */
 const linkUrl = z
-  .url({ protocol: /^https?$/, message: 'Enter a web address starting with http:// or https://' })
-  .max(2000);
+  .string()
+  .max(2000)
+  .superRefine((value, ctx) => {
+    const checked = linkUrlSyntax(value);
+    if (!checked.ok) ctx.addIssue({ code: 'custom', message: checked.message });
+  });
 
 // ---------------------------------------------------------------- kinds and scopes
 

@@ -533,6 +533,16 @@ export interface LibraryVersionsTable {
   extracted_text: string | null;
 }
 
+/** Admin → System settings (migration 0020): one row per setting changed from its default. */
+export interface SystemSettingsTable {
+  key: string;
+  /** JSON. */
+  value: string;
+  updated_at: string;
+  /** The username of the admin who changed it last. */
+  updated_by: string | null;
+}
+
 export interface Database {
   departments: DepartmentsTable;
   users: UsersTable;
@@ -573,4 +583,5 @@ export interface Database {
   wiki_revisions: WikiRevisionsTable;
   wiki_links: WikiLinksTable;
   wiki_follows: WikiFollowsTable;
+  system_settings: SystemSettingsTable;
 }

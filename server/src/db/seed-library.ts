@@ -16,7 +16,7 @@ import { findCourseRecord } from '../courses/course-repository';
 import { DEMO_ASSETS_DIR } from '../demo-assets';
 import type { Db } from '.';
 import { libraryViewerOf } from '../library/library-access';
-import { insertCategory, listCategories } from '../library/library-repository';
+import { insertCategory, listCategoryNames } from '../library/library-repository';
 import { createItemFor } from '../library/library-service';
 import { makeSamplePdf } from '../storage/sample-pdf';
 import {
@@ -56,7 +56,7 @@ export async function seedDemoLibrary(
     .executeTakeFirstOrThrow();
   if (Number(existing.n) > 0) return false;
   const at = now.toISOString();
-  const known = new Map((await listCategories(db)).map((c) => [c.name, c.id]));
+  const known = new Map((await listCategoryNames(db)).map((c) => [c.name, c.id]));
   for (const name of DEMO_LIBRARY_CATEGORIES) {
     if (!known.has(name)) known.set(name, (await insertCategory(db, name, at)).id);
   }

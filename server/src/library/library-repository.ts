@@ -665,11 +665,15 @@ export async function findItemIdOfFile(db: Db, fileId: string): Promise<string |
 
 // ---------------------------------------------------------------- categories
 
-export async function listCategories(db: Db): Promise<LibraryCategory[]> {
+/**
+ * The categories, each with the number of items in it that `viewer` may open: the list's own
+ * visibility rule (listVisibleSql) in the join, so a count never tells of items someone cannot see.
+ */
+export async function listCategories(db: Db, viewer: LibraryViewer): Promise<LibraryCategory[]> {
   const rows = await db
     .selectFrom('library_categories as c')
     .leftJoin('library_items as i', (join) =>
-      join.onRef('i.category_id', '=', 'c.id').on('i.deleted_at', 'is', null),
+      join.onRef('i.category_id', '=', 'c.id').on(listVisibleSql(db, viewer)),
     )
     .select(['c.id', 'c.name', (eb) => eb.fn.count<number | string>('i.id').as('n')])
     .groupBy(['c.id', 'c.name', 'c.name_key'])
@@ -678,8 +682,17 @@ export async function listCategories(db: Db): Promise<LibraryCategory[]> {
   return rows.map((r) => ({ id: r.id, name: r.name, itemCount: Number(r.n) }));
 }
 
-export async function findCategory(db: Db, id: string): Promise<LibraryCategory | null> {
-  const all = await listCategories(db);
+/** Every category's id and name (no counts). */
+export async function listCategoryNames(db: Db): Promise<{ id: string; name: string }[]> {
+  return db.selectFrom('library_categories').select(['id', 'name']).execute();
+}
+
+export async function findCategory(
+  db: Db,
+  id: string,
+  viewer: LibraryViewer,
+): Promise<LibraryCategory | null> {
+  const all = await listCategories(db, viewer);
   return all.find((c) => c.id === id) ?? null;
 }
 

@@ -25,6 +25,7 @@ import type { FileRecord } from '../storage/file-repository';
 import type { FileService } from '../storage/file-service';
 import type { LibraryViewer } from './library-access';
 import { ExtractLibraryText, hasExtractableText, LibraryThumbnail } from './library-jobs';
+import { checkLinkAddress } from './link-address';
 import {
   categoryExists,
   deleteItemRow,
@@ -80,6 +81,13 @@ export function kindOfMime(mime: string): LibraryItemKind {
   if (mime.startsWith('audio/')) return 'audio';
   if (mime.startsWith('image/')) return 'image';
   return 'document';
+}
+
+/** A link's address must be one the library lets a link go to (link-address.ts): else a 400. */
+async function checkLink(db: Db, url: string | undefined): Promise<void> {
+  if (url === undefined) return;
+  const refusal = await checkLinkAddress(db, url);
+  if (refusal) throw new AppError('VALIDATION_ERROR', refusal);
 }
 
 async function checkCategory(db: Db, categoryId: string | null | undefined): Promise<void> {
@@ -182,6 +190,7 @@ export async function createItemFor(
   const at = new Date(input.now).toISOString();
   await checkCategory(db, body.categoryId);
   await checkScope(deps, user, viewer, body.scope);
+  if (!body.fileId) await checkLink(db, body.url);
   const file = body.fileId ? await checkUpload(files, user.id, body.fileId) : null;
   const descriptionHtml = sanitizeRichText(body.descriptionHtml ?? '');
   const id = sortableId();
@@ -248,6 +257,7 @@ export async function updateItemFor(
   }
   await checkCategory(db, body.categoryId);
   if (body.scope) await checkScope(deps, user, viewer, body.scope);
+  await checkLink(db, body.url);
   const file = body.fileId ? await checkUpload(files, user.id, body.fileId) : null;
   if (file) await files.attach(user, file.id, { type: LIBRARY_OWNER, id: item.id });
   const changes: ItemChanges = {

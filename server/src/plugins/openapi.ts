@@ -448,6 +448,26 @@ function responseSchema(answer: Answer, fromSchema: unknown): JsonSchema {
  * for parameter names, so it becomes one `form`-style object parameter instead (each key is then
  * a query parameter of its own).
  */
+/**
+ * A body a route takes or leaves out (its schema admits null, as `.nullish()` makes it) is
+ * documented as an optional request body of the object alone: @fastify/swagger marks every body
+ * required.
+ */
+function optionalBodies<T>(document: T): T {
+  const paths = (document as { paths?: Record<string, Record<string, unknown>> }).paths ?? {};
+  for (const operation of Object.values(paths).flatMap((ops) => Object.values(ops))) {
+    const body = (operation as { requestBody?: OpenAPIV3_1.RequestBodyObject }).requestBody;
+    for (const media of Object.values(body?.content ?? {})) {
+      const anyOf = (media.schema as OpenAPIV3_1.SchemaObject | undefined)?.anyOf;
+      const rest = anyOf?.filter((s) => (s as OpenAPIV3_1.SchemaObject).type !== 'null');
+      if (!body || !anyOf || !rest || rest.length === anyOf.length) continue;
+      body.required = false;
+      media.schema = rest.length === 1 ? rest[0] : { anyOf: rest };
+    }
+  }
+  return document;
+}
+
 function asParameters(schema: unknown, name: string): unknown {
   if (!schema || typeof schema !== 'object') return schema;
   const object = schema as JsonSchema;
@@ -614,7 +634,7 @@ export async function registerOpenApi(app: FastifyInstance, options: { version: 
       };
       return { ...transformed, schema: documented };
     },
-    transformObject: (input) => withRequestId(jsonSchemaTransformObject(input)),
+    transformObject: (input) => optionalBodies(withRequestId(jsonSchemaTransformObject(input))),
   });
 
   app.get(

@@ -69,6 +69,8 @@ export const WIKI_MESSAGES = {
   conflict: 'Someone else saved this page while you were editing it.',
   busy: 'Someone else saved this page at the same moment. Try again.',
   noRevision: 'This page has no such revision.',
+  alreadyCurrent: (n: number | string) =>
+    `The page already has the title and text of revision ${n}: there is nothing to restore.`,
   backToDraft: 'A published page cannot go back to being a draft.',
   trashed: 'This page is in the trash; restore it first.',
   notTrashed: 'This page is not in the trash.',
@@ -353,7 +355,14 @@ export async function savePageFor(
   await deps.files.attachReferenced(v.user, html, { type: WIKI_OWNER, id: page.id });
 }
 
-/** A new revision with an earlier one's title and text (wiki.edit); 404 for no such revision. */
+/**
+ * A new revision with an earlier one's title and text (wiki.edit); 404 for no such revision.
+ * Like a save, it is the conditional update from the revision the request found current, and a
+ * page that already has the revision's title and text is refused (409, nothing to restore): of
+ * several restores of one revision at once exactly one writes and the others get a 409, whether
+ * they overlap (PostgreSQL: the conditional update) or run one after another (SQLite: the page
+ * already has that text).
+ */
 export async function restoreRevisionFor(
   deps: WikiDeps,
   input: { page: PageRecord; number: number; summary?: string; viewer: WikiViewer; now: number },
@@ -363,8 +372,16 @@ export async function restoreRevisionFor(
   if (!(await pageAbilities(deps.db, deps.access, v, page, input.now)).edit) {
     throw new AppError('FORBIDDEN', M.mayNotEdit);
   }
-  const revision = await findRevision(deps.db, page.id, input.number);
+  const [revision, current] = await Promise.all([
+    findRevision(deps.db, page.id, input.number),
+    findRevision(deps.db, page.id, page.revision),
+  ]);
   if (!revision) throw new AppError('NOT_FOUND', M.noRevision);
+  // Stored sanitised; sanitised again in case the allow-list changed since.
+  const html = sanitizeRichText(revision.html);
+  if (current && current.title === revision.title && current.html === html) {
+    throw new AppError('CONFLICT', M.alreadyCurrent(revision.number));
+  }
   try {
     await writeRevision(
       deps,
@@ -372,8 +389,7 @@ export async function restoreRevisionFor(
         page,
         baseRevision: page.revision,
         title: revision.title,
-        // Stored sanitised; sanitised again in case the allow-list changed since.
-        html: sanitizeRichText(revision.html),
+        html,
         summary: input.summary || `Restored revision ${revision.number}`,
         status: page.status,
         restoredFrom: revision.number,

@@ -127,7 +127,11 @@ describe('route guard', () => {
       'GET /api/departments/lookup/fibre-team': {
         body: { id: 'dept-ne', slug: 'network-engineering' },
       },
-      'GET /api/departments/lookup/finance': { body: { id: 'finance', slug: 'finance' } },
+      // The server does not resolve a department the user may not open.
+      'GET /api/departments/lookup/finance': {
+        status: 404,
+        body: { code: 'NOT_FOUND', message: 'Department not found' },
+      },
     });
     // A former name: replaced by the current one, the rest of the URL kept.
     const { router } = renderApp('/departments/fibre-team?search=lee#members');
@@ -138,7 +142,8 @@ describe('route guard', () => {
     expect(router.state.historyAction).toBe('REPLACE');
     expect(fetchMock.callsTo('GET /api/departments/dept-ne')).toHaveLength(1);
 
-    // Another department: checked under its id, where the student holds no department.view.
+    // Another department (hidden by the server): checked under its name, where the student holds
+    // no department.view — the denial of any department they may not open, existing or not.
     await act(() => router.navigate('/departments/finance'));
     await findHeading('Welcome, Sam');
     expect(router.state.location.pathname).toBe('/');
@@ -148,8 +153,8 @@ describe('route guard', () => {
     expect(fetchMock.callsTo('GET /api/departments/finance')).toHaveLength(0);
   });
 
-  it('shows Page Not Found for a department name nobody has or had', async () => {
-    signedInAs(student, {
+  it('shows Page Not Found for a department name nobody has or had, to whoever may open any', async () => {
+    signedInAs(admin, {
       'GET /api/departments/lookup/nowhere': {
         status: 404,
         body: { code: 'NOT_FOUND', message: 'Department not found' },

@@ -60,7 +60,9 @@ function useParamResolution(
  * A user lacking it is sent to `/`, which says which page and why (lib/access-denial.ts): the
  * same for every route, the pages nested under one included. A route whose parameter is a name
  * (a department's URL name) has it resolved first: a former name redirects to the current one,
- * an unknown one is Not Found, and the requirement is checked with the id it stands for.
+ * and the requirement is checked with the id it stands for; a name the server does not resolve
+ * for this user (unknown, or a department they may not open) is Not Found to those who pass the
+ * requirement everywhere and a denial to everyone else.
  */
 export function RouteGuard({ route, children }: { route: RouteDef; children: ReactNode }) {
   const auth = useAuth();
@@ -105,7 +107,17 @@ export function RouteGuard({ route, children }: { route: RouteDef; children: Rea
       if (refused) return <AccessDeniedRedirect page={route.title} reason={refused} />;
       throw query.error;
     }
-    if (query.data === null) return <NotFoundPage />;
+    if (query.data === null) {
+      // The server answers 404 both for a name nobody has or had and for a department the user
+      // may not open, so which of the two it is stays unknown here. The route is checked with the
+      // name in place of an id: whoever may open every department sees Not Found, anyone else the
+      // usual denial, the same for a hidden department as for one that does not exist.
+      const unresolved = can.route(route, params);
+      if (!unresolved.allowed) {
+        return <AccessDeniedRedirect page={route.title} reason={unresolved.reason} />;
+      }
+      return <NotFoundPage />;
+    }
     if (query.data.canonical !== value) {
       return (
         <Navigate

@@ -22,6 +22,7 @@ import * as m0016 from './0016-search-scope-index';
 import * as m0017 from './0017-search-scope-tokens';
 import * as m0018 from './0018-wiki-and-departments';
 import * as m0019 from './0019-department-indexes';
+import * as m0020 from './0020-system-settings';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017-search-scope-tokens': m0017,
   '0018-wiki-and-departments': m0018,
   '0019-department-indexes': m0019,
+  '0020-system-settings': m0020,
 };
 
 export const migrationProvider: MigrationProvider = {

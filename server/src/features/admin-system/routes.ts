@@ -1,25 +1,33 @@
 /**
  * Admin → System: the runtime the server runs on (Node.js version, platform, database, uptime),
- * and the storage each person uses against the upload limits in force.
+ * the storage each person uses against the upload limits in force, and the settings an admin
+ * changes at run time (the internal hosts library links may go to).
  */
 import {
   StorageUsageQuerySchema,
   StorageUsageSchema,
   SystemInfoSchema,
+  SystemSettingsSchema,
+  SystemSettingsUpdateSchema,
   type UploadLimits,
 } from '@learning-hub/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { databaseKind, type Db } from '../../db';
 import { SUPPORTED_NODE_LINES } from '../../node-version.mjs';
 import { apiReferenceUrl } from '../../plugins/api-reference';
+import { recordAccessAudit } from '../../access/access-repository';
+import { currentUser } from '../../plugins/access';
+import { readSystemSettings, writeSystemSettings } from '../../settings/settings-repository';
 import { listStorageUsage } from '../../storage/upload-quota-repository';
 
 const ACCESS = { permissions: ['system.view' as const], roles: ['admin' as const] };
+const SETTINGS = { permissions: ['system.settings' as const], roles: ['admin' as const] };
 
-const adminSystemRoutes: FastifyPluginAsyncZod<{ db: Db; uploadLimits: UploadLimits }> = async (
-  app,
-  { db, uploadLimits },
-) => {
+const adminSystemRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  uploadLimits: UploadLimits;
+  now: () => number;
+}> = async (app, { db, uploadLimits, now }) => {
   app.get(
     '/api/admin/system',
     {
@@ -67,6 +75,54 @@ const adminSystemRoutes: FastifyPluginAsyncZod<{ db: Db; uploadLimits: UploadLim
         limit: pageSize,
       });
       return { ...usage, page, pageSize, limits: uploadLimits };
+    },
+  );
+
+  app.get(
+    '/api/admin/settings',
+    {
+      config: { access: SETTINGS },
+      schema: {
+        summary: 'The settings an admin changes at run time',
+        response: { 200: SystemSettingsSchema },
+      },
+    },
+    async () => readSystemSettings(db),
+  );
+
+  app.put(
+    '/api/admin/settings',
+    {
+      config: { access: SETTINGS },
+      schema: {
+        summary: 'Change the settings (audited as system_settings.update)',
+        description:
+          '`allowedInternalLinkHosts`: host names or IP addresses (`*.corp.example` for every ' +
+          'name under corp.example) that library links may go to although they are internal; ' +
+          'stored normalised, as a browser reads them. Links to other internal destinations ' +
+          'are refused when saved and when followed.',
+        body: SystemSettingsUpdateSchema,
+        response: { 200: SystemSettingsSchema },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const at = new Date(now()).toISOString();
+      const before = await readSystemSettings(db);
+      const after = request.body.allowedInternalLinkHosts;
+      await db.transaction().execute(async (trx) => {
+        await writeSystemSettings(trx, { allowedInternalLinkHosts: after }, at, user.username);
+        await recordAccessAudit(trx, at, {
+          action: 'system_settings.update',
+          actorId: user.id,
+          actorUsername: user.username,
+          details: {
+            allowedInternalLinkHosts: { before: before.allowedInternalLinkHosts, after },
+          },
+          requestId: request.id,
+        });
+      });
+      return readSystemSettings(db);
     },
   );
 };

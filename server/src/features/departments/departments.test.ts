@@ -117,6 +117,18 @@ describe.skipIf(!available)(`departments (${TEST_DB_KIND})`, () => {
     expect(await lookup(FIELD)).toEqual({ id: FIELD, slug: 'field-services' });
     expect(await lookup('Field-Operations')).toEqual({ id: FIELD, slug: 'field-services' });
     expect(await lookup('nowhere')).toBe(404);
+    // Someone who may not open the department gets the answer of a name nobody has or had.
+    const nowhere = await f.as('sam', 'GET', '/api/departments/lookup/nowhere');
+    for (const name of ['field-services', FIELD, 'Field-Operations']) {
+      const hidden = await f.as('sam', 'GET', `/api/departments/lookup/${name}`);
+      expect(hidden.statusCode).toBe(404);
+      expect(hidden.json()).toEqual(nowhere.json());
+    }
+    // A manager (department.manage there) finds it as they open it.
+    expect((await f.as('mia', 'GET', '/api/departments/lookup/field-services')).json()).toEqual({
+      id: FIELD,
+      slug: 'field-services',
+    });
 
     // A directory that still files people under the old name files them here.
     const byOldName = await findOrCreateDepartment(ctx.database.db, 'Field Operations', iso());

@@ -216,7 +216,8 @@ const departmentRoutes: FastifyPluginAsyncZod<{
         responses: { 404: [M.notFound] },
       },
       schema: {
-        summary: 'The department a URL name names: its current one, or one it had before a rename',
+        summary:
+          'The department a URL name names (its current one, or one it had before a rename), if the caller may open it',
         params: DepartmentLookupParamsSchema,
         response: { 200: DepartmentLookupSchema },
       },
@@ -227,7 +228,11 @@ const departmentRoutes: FastifyPluginAsyncZod<{
       const found =
         (await findDepartmentBySlug(db, name)) ??
         (slug && slug !== name ? await findDepartmentBySlug(db, slug) : null);
-      if (!found) throw new AppError('NOT_FOUND', M.notFound);
+      // A department the caller may not open is not there for them: the same 404 as a name no
+      // department has or had, so neither its existence nor its new name after a rename shows.
+      if (!found || !mayOpen(currentUser(request), found.id, now())) {
+        throw new AppError('NOT_FOUND', M.notFound);
+      }
       return found;
     },
   );

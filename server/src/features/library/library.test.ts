@@ -410,6 +410,35 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
     });
   });
 
+  it("counts in a category only the items the caller may open (the list's rule)", async () => {
+    const made = await send(ada, 'POST', '/api/library/categories', { name: 'Splicing' });
+    const categoryId = (made.json() as { id: string }).id;
+    const add = (title: string, scope: Record<string, string>) =>
+      create(ada, { title, url: 'https://splice.example', categoryId, scope });
+    await add('For everyone', { type: 'everyone' });
+    await add('Field only', { type: 'department', departmentId: FIELD });
+    await add('Course only', { type: 'course', courseId: COURSE });
+    const trashed = await add('Trashed', { type: 'everyone' });
+    expect((await send(ada, 'DELETE', `/api/library/items/${trashed.id}`)).statusCode).toBe(200);
+    const counts = async (who: Person) => {
+      const response = await send(who, 'GET', '/api/library/categories');
+      expect(response.statusCode).toBe(200);
+      const { categories } = response.json() as { categories: { itemCount: number }[] };
+      return [
+        categories.map((c) => c.itemCount),
+        (await list(who, `?categoryId=${categoryId}`)).total,
+      ];
+    };
+    // Sam is in Field Operations and the course; Kim in neither; Ada sees all but the trash.
+    expect(await counts(sam)).toEqual([[3], 3]);
+    expect(await counts(kim)).toEqual([[1], 1]);
+    expect(await counts(ada)).toEqual([[3], 3]);
+    const renamed = await send(kim, 'PATCH', `/api/library/categories/${categoryId}`, {
+      name: 'Joints',
+    });
+    expect(renamed.statusCode).toBe(403);
+  });
+
   it('counts views and downloads atomically; a download is a signed attachment URL', async () => {
     const fileId = await upload(priya, 'guide.pdf', PDF_HEAD);
     const item = await create(priya, { title: 'Guide', fileId, scope: { type: 'everyone' } });

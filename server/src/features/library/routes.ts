@@ -19,6 +19,7 @@ import {
   LibraryListQuerySchema,
   LibraryListSchema,
   LibraryVersionListSchema,
+  LINK_URL_MESSAGES,
   type LibraryItem,
   type LibraryFile,
   type LibraryItemSummary,
@@ -65,15 +66,19 @@ import {
   trashItemFor,
   updateItemFor,
 } from '../../library/library-service';
+import { checkLinkAddress } from '../../library/link-address';
 import { currentUser } from '../../plugins/access';
 import type { UrlSigner } from '../../storage/signed-urls';
 
 const VIEW = { permissions: ['library.view' as const], scope: 'any' as const };
 const MANAGE = { permissions: ['library.manage' as const] };
 
+/** The refusals of a link's address (API description). */
+const LINK_REFUSALS = { notPublic: LINK_URL_MESSAGES.notPublic('<host>') };
+
 /** The refusals of an item's fields (API description). */
 const INPUT_REFUSALS = {
-  400: [M.noCategory, M.noDepartment, M.noCourse],
+  400: [M.noCategory, M.noDepartment, M.noCourse, LINK_REFUSALS.notPublic],
   403: [M.department, M.course],
 };
 
@@ -414,6 +419,7 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
         access: { ...VIEW, allowSignedUrl: true },
         responses: {
           303: 'To a signed URL of the version’s file that downloads it as an attachment (to the address of a link).',
+          403: [LINK_REFUSALS.notPublic],
           404: [M.notFound, M.noVersion],
         },
       },
@@ -428,6 +434,10 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
       if (item.deletedAt !== null) throw new AppError('NOT_FOUND', M.notFound);
       let location: string;
       if (item.url !== null && item.kind === 'link') {
+        // Checked again when followed: an item saved before the rule, or whose host an admin has
+        // taken off the allowed internal hosts since, is refused rather than followed.
+        const refusal = await checkLinkAddress(db, item.url);
+        if (refusal) throw new AppError('FORBIDDEN', refusal);
         location = item.url;
       } else {
         const found = await findVersionFile(db, item.id, request.query.version);
@@ -477,11 +487,16 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     {
       config: { access: VIEW },
       schema: {
-        summary: 'The categories, with how many items each has',
+        summary: 'The categories, with how many of their items the caller may open',
         response: { 200: LibraryCategoryListSchema },
       },
     },
-    async () => ({ categories: await listCategories(db) }),
+    async (request) => ({
+      categories: await listCategories(
+        db,
+        libraryViewerOf(app.access, currentUser(request), now()),
+      ),
+    }),
   );
 
   app.post(
@@ -526,7 +541,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
         if (isUniqueViolation(error)) throw new AppError('CONFLICT', M.categoryTaken);
         throw error;
       }
-      const category = await findCategory(db, categoryId);
+      const viewer = libraryViewerOf(app.access, currentUser(request), now());
+      const category = await findCategory(db, categoryId, viewer);
       if (!category) throw new AppError('NOT_FOUND', M.categoryNotFound);
       return category;
     },

@@ -667,13 +667,14 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         responses: {
           403: [M.mayNotEdit],
           404: [M.notFound, M.noRevision],
-          409: [M.busy, M.trashed, titleTakenMessage],
+          409: [M.busy, M.alreadyCurrent('<n>'), M.trashed, titleTakenMessage],
         },
       },
       schema: {
         summary: 'Restore a revision: a new revision with its title and text',
         params: WikiRevisionParamsSchema,
-        // The body is optional (no summary): none, or null, is an empty one.
+        // The body is optional (no summary): none, or null, is an empty one; the API description
+        // shows it as an optional request body (plugins/openapi.ts).
         body: WikiRestoreRevisionSchema.nullish(),
         response: { 200: WikiPageSchema },
       },

@@ -121,7 +121,15 @@ describe.skipIf(!available)(`who sees and does what in the wiki (${TEST_DB_KIND}
       },
       {
         route: 'POST /api/wiki/pages/:pageId/revisions/:revisionId/restore',
-        request: async () => ['POST', `${url}/revisions/1/restore`, {}],
+        request: async () => {
+          // Something to restore: a page that already has revision 1's text is a 409.
+          await call(ctx, p.ada, 'PUT', url, {
+            baseRevision: await revision(),
+            title: page.title,
+            html: `<p>Before a restore at revision ${await revision()}.</p>`,
+          });
+          return ['POST', `${url}/revisions/1/restore`, {}];
+        },
         expected: { student: 403, instructor: 200, admin: 200, 'other department': 403 },
       },
       {

@@ -67,6 +67,41 @@ describe.skipIf(!available)(`saving wiki pages (${TEST_DB_KIND})`, () => {
     expect((current.json() as WikiPage).revision).toBe(4);
   });
 
+  it('of ten restores of one revision at once, exactly one writes; nine get a 409', async () => {
+    const page = await createPage(ctx, p.priya, { title: 'Duct rodding' });
+    await savePage(ctx, p.priya, page, { title: page.title, html: '<p>Changed.</p>' });
+    const url = `/api/wiki/pages/${page.id}/revisions/1/restore`;
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => call(ctx, p.priya, 'POST', url)),
+    );
+    expect(answers.map((r) => r?.statusCode).sort()).toEqual([200, ...Array(9).fill(409)]);
+    for (const lost of answers.filter((r) => r?.statusCode === 409)) {
+      expect(lost?.json()).toMatchObject({ code: 'CONFLICT' });
+    }
+    expect(await revisionCount(page.id)).toBe(3);
+    // Restoring the text the page already has again is refused, with the reason.
+    const again = await call(ctx, p.priya, 'POST', url, {});
+    expect(again?.json()).toEqual({
+      code: 'CONFLICT',
+      message:
+        'The page already has the title and text of revision 1: there is nothing to restore.',
+    });
+  });
+
+  it('describes the restore body as optional, as the route takes it', async () => {
+    const doc = await ctx.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    const operation = doc.json().paths['/api/wiki/pages/{pageId}/revisions/{revisionId}/restore']
+      .post as { requestBody: { required?: boolean; content: Record<string, unknown> } };
+    expect(operation.requestBody.required).toBe(false);
+    expect(operation.requestBody.content['application/json']).toEqual({
+      schema: {
+        type: 'object',
+        properties: { summary: { type: 'string', maxLength: 300 } },
+        additionalProperties: false,
+      },
+    });
+  });
+
   it('answers a stale save with a block merge: different paragraphs merge, the same one conflicts', async () => {
     const base = '<p>Open the lid.</p><p>Test the air.</p><p>Enter.</p>';
     const page = await createPage(ctx, p.priya, { title: 'Manhole entry', html: base });

@@ -25,6 +25,7 @@ export const adminKeys = {
   authSettings: [...ADMIN, 'auth-settings'] as const,
   ssoTest: (testId: string) => [...ADMIN, 'sso-test', testId] as const,
   system: [...ADMIN, 'system'] as const,
+  settings: [...ADMIN, 'settings'] as const,
   storage: (params: object) => [...ADMIN, 'storage', params] as const,
   jobs: [...ADMIN, 'jobs'] as const,
   jobList: (params: object) => [...ADMIN, 'jobs', params] as const,

@@ -1,9 +1,15 @@
 /**
- * Admin → System: what the server runs on (Node.js version, platform, database, uptime), and the
- * storage each person uses against the upload limits.
+ * Admin → System: what the server runs on (Node.js version, platform, database, uptime), the
+ * storage each person uses against the upload limits, and the settings changed at run time.
  */
-import { StorageUsageSchema, SystemInfoSchema, type StorageUsageQuery } from '@learning-hub/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import {
+  StorageUsageSchema,
+  SystemInfoSchema,
+  SystemSettingsSchema,
+  type StorageUsageQuery,
+  type SystemSettingsUpdate,
+} from '@learning-hub/core';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { adminKeys, queryString } from './keys';
 
@@ -22,5 +28,23 @@ export function useStorageUsage(params: StorageUsageQuery) {
     queryKey: adminKeys.storage(params),
     queryFn: () => api.get(`/api/admin/storage${queryString({ ...params })}`, StorageUsageSchema),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** GET /api/admin/settings. */
+export function useSystemSettings() {
+  return useQuery({
+    queryKey: adminKeys.settings,
+    queryFn: () => api.get('/api/admin/settings', SystemSettingsSchema),
+  });
+}
+
+/** PUT /api/admin/settings: answers the settings as stored (normalised). */
+export function useSaveSystemSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (settings: SystemSettingsUpdate) =>
+      api.put('/api/admin/settings', settings, SystemSettingsSchema),
+    onSuccess: (saved) => queryClient.setQueryData(adminKeys.settings, saved),
   });
 }

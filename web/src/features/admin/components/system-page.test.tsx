@@ -105,6 +105,44 @@ describe('admin: system', () => {
     expect(await screen.findByText('Missing required permission: system.view')).toBeInTheDocument();
   });
 
+  it('edits the allowed internal link hosts: checked before sending, shown as stored', async () => {
+    const user = userEvent.setup();
+    const fetchMock = signedInAs(admin, {
+      'GET /api/admin/settings': {
+        body: { allowedInternalLinkHosts: ['wiki.corp.example'], updatedAt: null, updatedBy: null },
+      },
+      'PUT /api/admin/settings': {
+        body: {
+          allowedInternalLinkHosts: ['wiki.corp.example', '127.0.0.1'],
+          updatedAt: '2026-11-20T08:00:00.000Z',
+          updatedBy: 'admin',
+        },
+      },
+    });
+    renderApp('/admin/system');
+    const field = await screen.findByRole('textbox', { name: 'Allowed internal link hosts' });
+    expect(field).toHaveValue('wiki.corp.example');
+    expect(screen.getByText('Never changed')).toBeInTheDocument();
+
+    await user.type(field, '\nhttp://intranet/');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(
+      await screen.findByText(
+        '“http://intranet/” is not a host name or IP address (no scheme, port, path or user name).',
+      ),
+    ).toBeInTheDocument();
+    expect(fetchMock.callsTo('PUT /api/admin/settings')).toHaveLength(0);
+
+    await user.clear(field);
+    await user.type(field, 'wiki.corp.example\n\n127.1');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(field).toHaveValue('wiki.corp.example\n127.0.0.1'));
+    expect(fetchMock.callsTo('PUT /api/admin/settings')[0]?.body).toEqual({
+      allowedInternalLinkHosts: ['wiki.corp.example', '127.1'],
+    });
+    expect(screen.getByText(/^Last changed .* by admin$/)).toBeInTheDocument();
+  });
+
   it('formats uptimes', () => {
     expect(formatUptime(12)).toBe('12 s');
     expect(formatUptime(5 * 60 + 3)).toBe('5 min');

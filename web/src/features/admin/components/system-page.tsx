@@ -4,6 +4,7 @@ import { formatDateTime } from '../../../lib/format';
 import { useSystemInfo } from '../api/system-api';
 import { errorMessage } from '../utils/notify';
 import { JobsSection } from './jobs-section';
+import { LinkHostsSection } from './link-hosts-section';
 import { StorageSection } from './storage-section';
 
 const DATABASES: Record<SystemInfo['database'], string> = {
@@ -23,8 +24,8 @@ export function formatUptime(seconds: number): string {
 }
 
 /**
- * /admin/system: the runtime the server runs on, the storage each person uses, and the queue of
- * background jobs.
+ * /admin/system: the runtime the server runs on, the settings changed at run time (the internal
+ * hosts library links may go to), the storage each person uses, and the queue of background jobs.
  */
 export function SystemPage() {
   const system = useSystemInfo();
@@ -85,6 +86,7 @@ export function SystemPage() {
           </Table>
         </Paper>
       )}
+      <LinkHostsSection />
       <StorageSection />
       <JobsSection />
     </Stack>

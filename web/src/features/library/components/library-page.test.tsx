@@ -335,4 +335,32 @@ describe('library link dialog', () => {
       categoryId: null,
     });
   });
+
+  it('refuses a user name in the address itself, and shows the server’s refusal of a host', async () => {
+    const message =
+      '“127.0.0.1” is not a public address: links may not go to this server, its network or other internal addresses. An admin can allow internal hosts under Admin → System.';
+    const fetch = signedInAs(instructor, {
+      'GET /api/library/items': { body: buildLibraryList([], { canUpload: true }) },
+      'GET /api/library/categories': { body: CATEGORIES },
+      'POST /api/library/items': { status: 400, body: { code: 'VALIDATION_ERROR', message } },
+    });
+    const { user } = renderApp('/library');
+    await user.click(await screen.findByRole('button', { name: 'Add link' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add link' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Title' }), 'Admin');
+    const address = within(dialog).getByRole('textbox', { name: 'Web address' });
+    await user.type(address, 'https://127.0.0.1@evil.example/');
+    await user.click(within(dialog).getByRole('button', { name: 'Add link' }));
+    expect(
+      within(dialog).getByText(
+        'A web address cannot carry a user name or password (user:password@…).',
+      ),
+    ).toBeInTheDocument();
+    expect(fetch.callsTo('POST /api/library/items')).toHaveLength(0);
+
+    await user.clear(address);
+    await user.type(address, 'http://2130706433/');
+    await user.click(within(dialog).getByRole('button', { name: 'Add link' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(message);
+  });
 });
