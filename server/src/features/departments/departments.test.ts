@@ -176,11 +176,15 @@ describe.skipIf(!available)(`departments (${TEST_DB_KIND})`, () => {
     });
     expect(response.statusCode).toBe(200);
     const stored = response.json().description as string;
-    expect(stored).toBe(sanitizeRichText(payload));
+    // Served with its file addresses signed for the reader's session (as all rich text is).
+    expect(stored).toMatch(/\/api\/files\/ok\?exp=\d+&amp;sid=[^"&]+&amp;sig=/);
+    expect(stored.replace(/\?exp=[^"]*/g, '')).toBe(sanitizeRichText(payload));
     expect(stored).toContain('<p>Builds fiber.</p>');
     expect(stored).not.toMatch(/<script|<iframe|<svg|<object|<embed|<style/i);
     const page = (await f.as('fred', 'GET', `/api/departments/${FIELD}`)).json();
-    expect(page.description).toBe(stored);
+    // Another reader gets the same text, signed for their own session.
+    const unsigned = (html: string) => html.replace(/\?exp=[^"]*/g, '');
+    expect(unsigned(page.description as string)).toBe(unsigned(stored));
     const control = await f.as('mia', 'PATCH', `/api/departments/${FIELD}`, {
       description: '<a href="java\u0000script:alert(1)">x</a>',
     });

@@ -65,6 +65,9 @@ import { currentUser } from '../../plugins/access';
 /** Where a department's own permissions are checked: the department of the path. */
 const IN_DEPARTMENT = { type: 'department', param: 'departmentId' } as const;
 /** Opening a department: its members (department.view) and its managers (department.manage). */
+/** The owner type of files in a department's description (storage/file-service.ts). */
+const DEPARTMENT_OWNER = 'department';
+
 const VIEW = {
   permissions: ['department.view' as const, 'department.manage' as const],
   mode: 'any' as const,
@@ -117,10 +120,16 @@ const departmentRoutes: FastifyPluginAsyncZod<{
 
   /**
    * Departments as the list shows them (their members counted, their managers in force); `ids`
-   * limits the counting to them (all departments when absent).
+   * limits the counting to them (all departments when absent). The description's pictures and
+   * files are signed for the caller's session, as every rich text served is.
    */
-  async function summaries(rows: readonly DepartmentRow[], ids?: readonly string[]) {
+  async function summaries(
+    request: FastifyRequest,
+    rows: readonly DepartmentRow[],
+    ids?: readonly string[],
+  ) {
     const at = iso();
+    const sessionId = request.auth?.session.id ?? '';
     const [counts, managers] = await Promise.all([
       countMembers(db, at, ids),
       listManagers(db, at, ids),
@@ -128,7 +137,7 @@ const departmentRoutes: FastifyPluginAsyncZod<{
     return rows.map((d) => ({
       id: d.id,
       name: d.name,
-      description: d.description,
+      description: app.urlSigner.signHtml(d.description, sessionId),
       slug: d.slug,
       memberCount: counts.get(d.id) ?? 0,
       managers: managers.get(d.id) ?? [],
@@ -137,21 +146,9 @@ const departmentRoutes: FastifyPluginAsyncZod<{
   }
 
   /** One department as the list shows it. */
-  async function summaryOf(row: DepartmentRow) {
-    const at = iso();
-    const [counts, managers] = await Promise.all([
-      countMembers(db, at, [row.id]),
-      listManagers(db, at, [row.id]),
-    ]);
-    return {
-      id: row.id,
-      name: row.name,
-      description: row.description,
-      slug: row.slug,
-      memberCount: counts.get(row.id) ?? 0,
-      managers: managers.get(row.id) ?? [],
-      archivedAt: row.archivedAt,
-    };
+  async function summaryOf(request: FastifyRequest, row: DepartmentRow) {
+    const [summary] = await summaries(request, [row], [row.id]);
+    return summary as NonNullable<typeof summary>;
   }
 
   /** Whether the user may open `departmentId` (the list's filter: no audit entry per row). */
@@ -165,6 +162,18 @@ const departmentRoutes: FastifyPluginAsyncZod<{
       checkPermission(subject, 'department.manage', options).allowed
     );
   }
+
+  // Pictures and files in a department's description: read by whoever may open the department,
+  // attached by whoever may change its description (department.manage there).
+  app.files.registerFileOwner(DEPARTMENT_OWNER, {
+    canRead: async (user, departmentId) =>
+      (await findDepartmentRow(db, departmentId)) !== null && mayOpen(user, departmentId, now()),
+    canAttach: async (user, departmentId) =>
+      app.access.engine.check(user.id, 'department.manage', {
+        type: 'department',
+        departmentId,
+      }),
+  });
 
   app.get(
     '/api/departments',
@@ -187,7 +196,11 @@ const departmentRoutes: FastifyPluginAsyncZod<{
       // audited one, so the rows use the reference functions directly.
       const visible = admin ? rows : rows.filter((d) => mayOpen(user, d.id, at));
       return {
-        departments: await summaries(visible, admin ? undefined : visible.map((d) => d.id)),
+        departments: await summaries(
+          request,
+          visible,
+          admin ? undefined : visible.map((d) => d.id),
+        ),
       };
     },
   );
@@ -204,7 +217,11 @@ const departmentRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       const created = await createDepartmentFor(deps, request.body);
-      return reply.code(201).send(await summaryOf(created));
+      await app.files.attachReferenced(currentUser(request), created.description, {
+        type: DEPARTMENT_OWNER,
+        id: created.id,
+      });
+      return reply.code(201).send(await summaryOf(request, created));
     },
   );
 
@@ -254,7 +271,7 @@ const departmentRoutes: FastifyPluginAsyncZod<{
       const context: AccessContext = { type: 'department', departmentId: found.id };
       const engine = app.access.engine;
       const [summary, catalogue, library, wiki] = await Promise.all([
-        summaryOf(found),
+        summaryOf(request, found),
         listCataloguePage(app.reads, {
           departmentId: found.id,
           scope: 'all',
@@ -333,13 +350,20 @@ const departmentRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
+      const user = currentUser(request);
       const updated = await updateDepartmentFor(
         deps,
-        currentUser(request),
+        user,
         request.params.departmentId,
         request.body,
       );
-      return summaryOf(updated);
+      if (request.body.description !== undefined) {
+        await app.files.attachReferenced(user, updated.description, {
+          type: DEPARTMENT_OWNER,
+          id: updated.id,
+        });
+      }
+      return summaryOf(request, updated);
     },
   );
 

@@ -1,7 +1,7 @@
 /**
  * Pictures added with the editor's image button (POST /api/files, then an <img> in the saved
  * HTML) belong to what the document is saved in, whatever the area: a hand-in's answer, a lesson,
- * a wiki page, a library item's description. The one path is FileService.attachReferenced: who may
+ * a wiki page, a library item's or a department's description. The one path is FileService.attachReferenced: who may
  * see the thing sees its pictures; who may not does not; and no one captures another person's
  * upload by naming it.
  */
@@ -187,5 +187,35 @@ describe.skipIf(!available)(`pictures in rich text are attached (${TEST_DB_KIND}
     expect(created.statusCode, created.body).toBe(201);
     expect(await status(p.sam, fileId)).toBe(200);
     expect(await status(p.kim, fileId)).toBe(403);
+  });
+
+  it('a department’s description: its members see the picture, others do not', async () => {
+    const fileId = await picture(p.ada);
+    const created = await as(ctx, p.ada).post('/api/departments', {
+      name: 'Splicing crew',
+      description: img(fileId),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const departmentId = (created.json() as { id: string }).id;
+    // The description is served with its picture's address signed for the reader's session.
+    expect((created.json() as { description: string }).description).toMatch(
+      new RegExp(`/api/files/${fileId}\\?[^"]*sig=`),
+    );
+    const added = await as(ctx, p.ada).post(`/api/departments/${departmentId}/members`, {
+      userId: p.sam.id,
+    });
+    expect(added.statusCode, added.body).toBeLessThan(300);
+    expect(await status(p.ada, fileId)).toBe(200);
+    expect(await status(p.sam, fileId)).toBe(200);
+    expect(await status(p.kim, fileId)).toBe(403);
+
+    // A picture added by editing the description is attached the same way.
+    const second = await picture(p.ada);
+    const edited = await as(ctx, p.ada).patch(`/api/departments/${departmentId}`, {
+      description: img(second),
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(await status(p.sam, second)).toBe(200);
+    expect(await status(p.kim, second)).toBe(403);
   });
 });
