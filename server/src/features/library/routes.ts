@@ -492,8 +492,9 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
       },
     },
     async (request) => ({
+      // Counting each category's visible items reads the whole library: a read thread's work.
       categories: await listCategories(
-        db,
+        app.reads,
         libraryViewerOf(app.access, currentUser(request), now()),
       ),
     }),
