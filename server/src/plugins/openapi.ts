@@ -204,7 +204,7 @@ function platformErrors(route: DocumentedRoute): Map<number, string[]> {
   );
   add(
     503,
-    `${code('SERVICE_UNAVAILABLE')}: the server is shutting down (\`Connection: close\`); try again shortly.`,
+    `${code('SERVICE_UNAVAILABLE')}: the database is not reachable right now (down, restarting, or its connection broke), or the server is shutting down (\`Connection: close\`); try again after \`Retry-After\` seconds.`,
   );
   return errors;
 }
@@ -283,7 +283,8 @@ export function answersOf(route: DocumentedRoute): Map<number, Answer> {
       description: `${statusText(status)}:\n\n${list(messages)}`,
       content: [JSON_TYPE],
       body: 'error',
-      headers: {},
+      // Every 503 says when to try again (plugins/errors.ts, sendError).
+      headers: status === 503 ? { 'retry-after': 'Seconds to wait before trying again.' } : {},
     });
   }
 
