@@ -99,6 +99,16 @@ describe.runIf(TEST_DB_KIND === 'sqlite')('the database is unavailable', () => {
     });
     expect(signInRes.statusCode).toBe(503);
     expect(signInRes.json()).toMatchObject({ success: false, code: 'SERVICE_UNAVAILABLE' });
+    // The API description says so of every operation.
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { responses: Record<string, { headers?: object }> }>>;
+    };
+    for (const [path, method] of [
+      ['/readyz', 'get'],
+      ['/api/departments', 'post'],
+    ] as const) {
+      expect(doc.paths[path]?.[method]?.responses['503']?.headers).toHaveProperty('retry-after');
+    }
   });
 });
 

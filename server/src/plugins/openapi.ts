@@ -341,6 +341,7 @@ function responseSchema(answer: Answer, fromSchema: unknown): JsonSchema {
       return {
         description: answer.description,
         content: { [JSON_TYPE]: { schema: ERROR_REF } },
+        ...withHeaders,
       };
     case 'none':
       return { type: 'null', description: answer.description, ...withHeaders };
