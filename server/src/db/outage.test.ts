@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { defineJob } from '../jobs';
 import { getUnusedPort } from '../../../scripts/fixtures/ports';
 import {
   bearer,
@@ -33,6 +35,8 @@ async function failureOf(work: () => Promise<unknown>): Promise<unknown> {
   }
   throw new Error('expected a failure');
 }
+
+const Echo = defineJob('test.outage-echo', z.object({ n: z.number().int() }));
 
 const contexts: TestContext[] = [];
 afterEach(async () => {
@@ -115,11 +119,18 @@ describe.runIf(TEST_DB_KIND === 'sqlite')('the database is unavailable', () => {
 const available = TEST_DB_KIND === 'postgres' && (await testDatabaseAvailable());
 
 describe.runIf(available)('connections PostgreSQL ends (postgres)', () => {
-  it('drops them without taking the process down, and the next request is served', async () => {
-    const ctx = await createTestApp();
+  it('drops them without taking the process down; requests and jobs go on', async () => {
+    const ctx = await createTestApp({ env: { JOBS_POLL_INTERVAL_MS: '20' } });
     contexts.push(ctx);
     const { user, password } = await createTestUser(ctx);
     const token = await signIn(ctx.app, user.username, password);
+    const done: number[] = [];
+    ctx.app.jobs.register(Echo, async ({ n }) => {
+      done.push(n);
+    });
+    await ctx.app.jobs.start();
+    await ctx.app.jobs.send(Echo, { n: 1 });
+    await vi.waitFor(() => expect(done).toEqual([1]), { timeout: 10_000, interval: 20 });
     // Idle in the pool now. Ended as a restart ends them (57P01), from another connection.
     const other = new pg.Client({
       connectionString: ctx.database.location.kind === 'postgres' ? ctx.database.location.url : '',
@@ -142,5 +153,7 @@ describe.runIf(available)('connections PostgreSQL ends (postgres)', () => {
       headers: bearer(token),
     });
     expect(res.statusCode).toBe(200);
+    await ctx.app.jobs.send(Echo, { n: 2 });
+    await vi.waitFor(() => expect(done).toEqual([1, 2]), { timeout: 10_000, interval: 20 });
   });
 });
