@@ -1,13 +1,22 @@
 // Bundles the server entry points into server/dist with esbuild. Workspace code (@learning-hub/core)
 // is bundled in; npm dependencies stay external and are loaded from node_modules at run time.
+// `--outdir=<dir>` bundles elsewhere (a test's own copy); the directory must lie under server/, so
+// that the dependencies resolve from there as they do from dist.
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const here = new URL('.', import.meta.url);
 const pkg = JSON.parse(readFileSync(new URL('package.json', here), 'utf8'));
 const external = Object.keys(pkg.dependencies).filter((d) => !d.startsWith('@learning-hub/'));
+const outdirArg = process.argv
+  .find((arg) => arg.startsWith('--outdir='))
+  ?.slice('--outdir='.length);
+const outdir = outdirArg
+  ? pathToFileURL(`${outdirArg.replace(/\/+$/, '')}/`)
+  : new URL('dist/', here);
 
-mkdirSync(new URL('dist/', here), { recursive: true });
+mkdirSync(outdir, { recursive: true });
 await build({
   absWorkingDir: new URL('.', here).pathname,
   entryPoints: {
@@ -24,7 +33,7 @@ await build({
     // A content worker process (src/workers/): started by main.js, beside it.
     'content-worker': 'src/workers/content-worker.ts',
   },
-  outdir: 'dist',
+  outdir: fileURLToPath(outdir),
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -38,5 +47,5 @@ await build({
 });
 copyFileSync(
   new URL('src/auth/common-passwords.txt', here),
-  new URL('dist/common-passwords.txt', here),
+  new URL('common-passwords.txt', outdir),
 );

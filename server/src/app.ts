@@ -13,6 +13,7 @@ import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config';
 import { databaseKind, type Db } from './db';
 import type { ChangeTracker } from './db/change-tracker';
+import { DatabaseOutage } from './db/outage';
 import adminAccessRoutes from './features/admin-access/routes';
 import adminRolesRoutes from './features/admin-roles/routes';
 import adminUsersRoutes from './features/admin-users/routes';
@@ -142,7 +143,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Headers first: every later hook may end the request with an error.
   await app.register(securityHeaders);
-  await app.register(errorsPlugin);
+  // Connection-level failures, from requests, jobs and idle connections, reported once per outage.
+  const outage = new DatabaseOutage(db, app.log);
+  app.addHook('onClose', async () => outage.close());
+  await app.register(errorsPlugin, { outage });
   // Before any route: it decides per route whether answers are compressed.
   await app.register(compression);
   await app.register(rateLimit, {
@@ -179,7 +183,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('files', files);
   app.decorate('reads', reads);
 
-  const jobs = createJobService(db, now, app.log, config.jobs);
+  const jobs = createJobService(db, now, app.log, { ...config.jobs, outage });
   app.decorate('jobs', jobs);
   const contentWorkers = createContentWorkers({
     ...config.contentWorkers,
@@ -240,7 +244,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       (removed) => {
         if (removed > 0) app.log.info({ removed }, 'removed orphaned uploads');
       },
-      (error: unknown) => app.log.error({ err: error }, 'orphaned upload clean-up failed'),
+      (error: unknown) => {
+        if (!outage.report(error, 'the orphaned upload clean-up')) {
+          app.log.error({ err: error }, 'orphaned upload clean-up failed');
+        }
+      },
     ));
   app.addHook('onReady', async () => {
     void cleanup();

@@ -49,14 +49,29 @@ export function postgresPool(db: Db): pg.Pool | undefined {
   return pools.get(db);
 }
 
+/**
+ * How long a query waits for a connection (a new one, or a free one of the pool) before it fails:
+ * while the database is unreachable a request is answered 503 within this time instead of hanging.
+ */
+export const POSTGRES_CONNECT_TIMEOUT_MS = 5_000;
+
 /** Opens a connection pool (PostgreSQL) or file (SQLite) for `config`. */
 export function openDatabase(config: AppConfig['database']): DatabaseHandle {
   if (config.kind === 'postgres') {
     const pool = new pg.Pool({
       connectionString: config.url,
       max: 10,
+      connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
+      // A peer that vanished without closing (a network cut) is noticed by TCP keep-alive.
+      keepAlive: true,
       ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
     });
+    // A connection the server ends (a restart: 57P01) emits 'error', and an 'error' nobody
+    // listens to ends the process. An idle one is dropped by the pool, which re-emits the error
+    // on itself; a checked-out one fails its next query, and the pool drops it when it is
+    // released. Neither needs more here: the app (watchDatabase) reports the outage.
+    pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     pools.set(db, pool);
     return { db, reads: db, kind: 'postgres', changes: null, close: () => db.destroy() };
@@ -206,12 +221,20 @@ async function currentPostgresSchema(db: Db): Promise<string | undefined> {
   return rows[0]?.schema ?? undefined;
 }
 
-/** True when the database answers a trivial query. */
-export async function isDatabaseReachable(db: Db): Promise<boolean> {
+/** True when the database answers a trivial query (within `timeoutMs`, when given). */
+export async function isDatabaseReachable(db: Db, timeoutMs?: number): Promise<boolean> {
+  const query = sql`select 1`.execute(db).then(
+    () => true,
+    () => false,
+  );
+  if (timeoutMs === undefined) return query;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
   try {
-    await sql`select 1`.execute(db);
-    return true;
-  } catch {
-    return false;
+    return await Promise.race([query, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -11,6 +11,7 @@ import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type pg from 'pg';
 import { getConstructionPlans, PgBoss } from 'pg-boss';
 import type { Db } from '../db';
+import type { DatabaseOutage } from '../db/outage';
 import type { Database } from '../db/schema';
 import { findPgBossJob, listPgBossJobs } from './pg-boss-repository';
 import {
@@ -68,6 +69,8 @@ export class PgBossJobService implements JobService {
     pool: pg.Pool,
     private readonly log: FastifyBaseLogger,
     private readonly pollIntervalMs = 1000,
+    /** Told of a database that is away, instead of a log line per failed poll of every queue. */
+    private readonly outage?: DatabaseOutage,
   ) {
     this.#boss = new PgBoss({
       // The app's pool, as pg-boss's own adapter uses one: node-postgres returns every result of
@@ -77,7 +80,13 @@ export class PgBossJobService implements JobService {
       // No recurring schedules yet: the first area that needs cron turns this on.
       schedule: false,
     });
-    this.#boss.on('error', (error) => this.log.error({ err: error }, 'pg-boss'));
+    // pg-boss's loops (polling, maintenance) go on after a failure and report it here: during a
+    // database outage they pause in effect and resume by themselves once it is back.
+    this.#boss.on('error', (error) => {
+      if (!this.outage?.report(error, 'background jobs (pg-boss)')) {
+        this.log.error({ err: error }, 'pg-boss');
+      }
+    });
   }
 
   register<T>(type: JobType<T>, handler: JobHandler<T>, options?: JobOptions): void {
@@ -151,7 +160,11 @@ export class PgBossJobService implements JobService {
       for (const registration of this.#registrations.values()) {
         await this.#createQueue(registration);
       }
-    })();
+    })().catch((error: unknown) => {
+      // A start that failed (the database away) is tried again by the next call, not kept.
+      this.#booting = undefined;
+      throw error;
+    });
     return this.#booting;
   }
 

@@ -6,6 +6,7 @@
 import type { JobList, JobState } from '@learning-hub/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db';
+import type { DatabaseOutage } from '../db/outage';
 import {
   claimJob,
   completeJob,
@@ -63,6 +64,8 @@ export class SqliteJobService implements JobService {
     private readonly now: () => number,
     private readonly log: FastifyBaseLogger,
     private readonly pollIntervalMs = 1000,
+    /** Told of a database that is away (logged once per outage); the loop just keeps polling. */
+    private readonly outage?: DatabaseOutage,
   ) {}
 
   register<T>(type: JobType<T>, handler: JobHandler<T>, options?: JobOptions): void {
@@ -188,7 +191,9 @@ export class SqliteJobService implements JobService {
         }
       }
     } catch (error) {
-      this.log.error({ err: error }, 'background jobs: looking for due jobs failed');
+      if (!this.outage?.report(error, 'background jobs')) {
+        this.log.error({ err: error }, 'background jobs: looking for due jobs failed');
+      }
     }
   }
 

@@ -3,6 +3,11 @@
  * the error catalogue. Bad input is a 4xx with a readable message, never a 500; unexpected errors
  * are logged with the request id and answered with a generic 500.
  *
+ * A failure of the database itself (unreachable, restarting, a broken connection, SQLite locked
+ * past its busy timeout: db/errors.ts `isDatabaseUnavailable`) is no fault of the request: it is
+ * answered 503 SERVICE_UNAVAILABLE with `Retry-After`, whatever the route, and reported to the
+ * outage watcher (db/outage.ts), which logs an outage once instead of once per request.
+ *
  * The answers the framework gives before any route or hook runs get the same shape and the same
  * security headers: bad URLs and over-long path parameters (`frameworkErrors`), requests Node's
  * HTTP parser refuses, such as oversized headers (`clientErrorHandler`), and requests arriving
@@ -22,6 +27,8 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/errors';
+import type { DatabaseOutage } from '../db/outage';
 import { isStorageFull, storageFull } from '../storage/file-store';
 import { securityHeadersFor } from './security-headers';
 
@@ -91,8 +98,14 @@ function shape(request: FastifyRequest, body: ErrorBody): Record<string, unknown
     : { ...body };
 }
 
+/** Seconds a 503 asks the client to wait before trying again (`Retry-After`). */
+export const RETRY_AFTER_SECONDS = 5;
+
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError) {
   if (error.status === 401) reply.header('www-authenticate', 'Bearer');
+  if (error.status === 503 && !reply.hasHeader('retry-after')) {
+    reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+  }
   return reply.code(error.status).send(shape(request, error.toBody()));
 }
 
@@ -259,7 +272,7 @@ export function clientErrorHandler(
 }
 
 export default fp(
-  async function errorsPlugin(app: FastifyInstance) {
+  async function errorsPlugin(app: FastifyInstance, options: { outage?: DatabaseOutage }) {
     // Fastify's own 503 while closing (`return503OnClosing`) has its own shape and no headers.
     let closing = false;
     app.addHook('preClose', (done) => {
@@ -273,9 +286,22 @@ export default fp(
     });
 
     app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+      if (!(error instanceof AppError) && isDatabaseUnavailable(error)) {
+        // Logged once per outage by the watcher; each request only at debug.
+        if (!options.outage?.report(error, 'a request')) {
+          request.log.warn({ err: error }, 'the database is not reachable');
+        } else request.log.debug({ err: error }, 'the database is not reachable');
+        return sendError(
+          request,
+          reply,
+          new AppError('SERVICE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE),
+        );
+      }
       const appError = toAppError(error, request);
       if (appError) {
-        if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+        // A 503 says so on purpose (shutting down, a provider or the database away): not a fault.
+        if (appError.status === 503) request.log.info({ err: error }, 'request refused for now');
+        else if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
         return sendError(request, reply, appError);
       }
       request.log.error({ err: error }, 'unexpected error');

@@ -235,7 +235,7 @@ function platformErrors(route: DocumentedRoute): Map<number, string[]> {
   }
   add(
     503,
-    `${code('SERVICE_UNAVAILABLE')}: the server is shutting down (\`Connection: close\`); try again shortly.`,
+    `${code('SERVICE_UNAVAILABLE')}: the database is not reachable right now (down, restarting, or its connection broke), or the server is shutting down (\`Connection: close\`); try again after \`Retry-After\` seconds.`,
   );
   return errors;
 }
@@ -267,7 +267,7 @@ function platformHeaders(route: DocumentedRoute, status: number): DocumentedHead
   return {
     ...(route.config?.rateLimit ? RATE_LIMIT_HEADERS : {}),
     ...(status === 401 ? { 'www-authenticate': '`Bearer`: sign in and send the token.' } : {}),
-    // A 503 may say when to come back too (an answer's header is optional: present when known).
+    // Every 429 and 503 says when to come back (plugins/errors.ts, sendError; the rate limit).
     ...(status === 429 || status === 503 ? { 'retry-after': RETRY_AFTER } : {}),
   };
 }

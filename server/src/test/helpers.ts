@@ -19,6 +19,7 @@ import {
 import { loadConfig, type AppConfig } from '../config';
 import { openDatabase, type DatabaseHandle } from '../db';
 import { answersOf, isDescribed, type Answer } from '../plugins/openapi';
+import { getUnusedPort } from '../../../scripts/fixtures/ports';
 import { copyTemplate } from './template-database';
 
 export const TEST_DB_KIND: 'sqlite' | 'postgres' =
@@ -83,6 +84,15 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
+/** A PostgreSQL database on a port of 127.0.0.1 nothing listens on: every query is refused. */
+async function unreachableDatabase(): Promise<TestDatabase> {
+  const location: AppConfig['database'] = {
+    kind: 'postgres',
+    url: `postgres://postgres@127.0.0.1:${await getUnusedPort()}/unreachable`,
+  };
+  return { ...openDatabase(location), location };
+}
+
 export interface TestClock {
   now: () => number;
   advance(ms: number): void;
@@ -122,9 +132,16 @@ export async function createTestApp(
     env?: Record<string, string>;
     /** The logger (none by default), e.g. the app's options with a stream to read. */
     logger?: FastifyServerOptions['logger'];
+    /**
+     * A PostgreSQL address nothing listens on instead of a copy of the template: the app as it is
+     * while its database is away (needs no database server).
+     */
+    unreachableDatabase?: boolean;
   } = {},
 ): Promise<TestContext> {
-  const database = await createTestDatabase();
+  const database = options.unreachableDatabase
+    ? await unreachableDatabase()
+    : await createTestDatabase();
   const clock = createClock();
   const filesDir = mkdtempSync(join(tmpdir(), 'lh-test-files-'));
   const config = loadConfig({
