@@ -797,8 +797,8 @@ async function main(): Promise<void> {
       `library search_p95_ms=${search.p95.toFixed(1)} list_p95_ms=${list.p95.toFixed(1)} ` +
         `list_search_p95_ms=${listSearch.p95.toFixed(1)} ` +
         `catalogue_p95_ms=${catalogue.p95.toFixed(1)} me_p95_ms=${me.p95.toFixed(1)} ` +
-        `me_idle_p95_ms=${searchLoad.idle.p95.toFixed(1)} ` +
-        `me_under_load_p95_ms=${searchLoad.underLoad.p95.toFixed(1)} ` +
+        `me_idle_p95_ms=${searchLoad.idle.p95.toFixed(2)} ` +
+        `me_under_load_p95_ms=${searchLoad.underLoad.p95.toFixed(2)} ` +
         `upload_rss_mb=${uploadRss.toFixed(1)} index_docs_per_s=${indexDocsPerS.toFixed(0)} ` +
         `db=${database}`,
     );

@@ -346,7 +346,7 @@ export function underLoadSummary(label: string, u: { idle: Latency; underLoad: L
   const ratio = u.underLoad.p95 / u.idle.p95;
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
   return (
-    `${label}: p95 ${u.underLoad.p95.toFixed(1)} ms under load, ${u.idle.p95.toFixed(1)} ms idle ` +
+    `${label}: p95 ${u.underLoad.p95.toFixed(2)} ms under load, ${u.idle.p95.toFixed(2)} ms idle ` +
     `(${PROBE_CONNECTIONS} connections, same run): ×${ratio.toFixed(2)} ` +
     `(target ≤ ${TARGET_UNDER_LOAD_RATIO}: ${verdict(ratio <= TARGET_UNDER_LOAD_RATIO)}, ` +
     `goal ≤ ${GOAL_UNDER_LOAD_RATIO}: ${verdict(ratio <= GOAL_UNDER_LOAD_RATIO)})`

@@ -513,8 +513,8 @@ async function main(): Promise<void> {
     console.log(
       `wiki read_p95_ms=${read.p95.toFixed(1)} save_p95_ms=${saves.p95.toFixed(1)} ` +
         `diff_ms=${diffMs.toFixed(1)} department_p95_ms=${department.p95.toFixed(1)} ` +
-        `me_p95_ms=${me.p95.toFixed(1)} me_idle_p95_ms=${saveRun.idle.p95.toFixed(1)} ` +
-        `me_under_load_p95_ms=${saveRun.underLoad.p95.toFixed(1)} db=${database}`,
+        `me_p95_ms=${me.p95.toFixed(1)} me_idle_p95_ms=${saveRun.idle.p95.toFixed(2)} ` +
+        `me_under_load_p95_ms=${saveRun.underLoad.p95.toFixed(2)} db=${database}`,
     );
   } finally {
     await stop(server);
