@@ -1,8 +1,10 @@
 /**
  * What every benchmark that measures the real server needs: the built server (bundled once, or
  * reused with BENCH_SKIP_BUILD=1), a wait until a child process answers over HTTP, signing in,
- * p95 latency under autocannon, the server's RSS while something runs, and the uploads (a
- * streamed multipart one and a resumable tus one) and downloads whose memory the benches measure.
+ * p95 latency under autocannon (as one person or many in turn), the cheap route under load (a
+ * probe of `GET /api/auth/me` beside a load, against the same probe alone just before), the
+ * server's RSS while something runs, and the uploads (a streamed multipart one and a resumable
+ * tus one) and downloads whose memory the benches measure.
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -23,6 +25,14 @@ export function ensureServerBuilt(): void {
     stdio: 'inherit',
   });
   if (result.status !== 0 || !existsSync(entry)) throw new Error('could not build the server');
+}
+
+/**
+ * The server's database settings: the SQLite file `bench.db` in `dir`, or the PostgreSQL
+ * database at `postgresUrl` (see postgres.ts).
+ */
+export function databaseEnv(dir: string, postgresUrl?: string): Record<string, string> {
+  return postgresUrl ? { DATABASE_URL: postgresUrl } : { SQLITE_PATH: join(dir, 'bench.db') };
 }
 
 /** Resolves once `url` answers 2xx; fails if `child` exits first or after `attempts` × 50 ms. */
@@ -240,17 +250,38 @@ export interface Latency {
 }
 
 /**
- * One autocannon run against `url` as `token` after a 1 s warm-up: p95 from the time of every
- * response. With `paths`, the connections cycle through them (several queries of one route);
- * any answer but 200 fails the run.
+ * One autocannon run against `url` after a 1 s warm-up: p95 from the time of every response.
+ * As `token`, or with several tokens, as many people: each request carries the next token in
+ * turn (so the 20 requests in flight are 20 different people's, and each person's share of the
+ * run is an even one — per-person limits such as search's apply to each). With `paths`, the
+ * connections cycle through them (several queries of one route); any answer but 200 fails the
+ * run, naming the statuses.
  */
 export async function p95Of(
   url: string,
-  token: string,
+  token: string | readonly string[],
   options: { connections: number; durationS: number; paths?: readonly string[] },
 ): Promise<Latency> {
-  const headers = { authorization: `Bearer ${token}` };
-  const requests = options.paths?.map((path) => ({ method: 'GET' as const, path }));
+  const tokens = typeof token === 'string' ? [token] : token;
+  const headers = { authorization: `Bearer ${tokens[0] ?? ''}` };
+  let turn = 0;
+  // A new token for every request: autocannon builds each request again when it has a setup.
+  const rotate =
+    tokens.length > 1
+      ? {
+          setupRequest: (req: autocannon.Request): autocannon.Request => ({
+            ...req,
+            headers: {
+              ...req.headers,
+              authorization: `Bearer ${tokens[turn++ % tokens.length] ?? ''}`,
+            },
+          }),
+        }
+      : {};
+  const paths =
+    options.paths ??
+    (tokens.length > 1 ? [new URL(url).pathname + new URL(url).search] : undefined);
+  const requests = paths?.map((path) => ({ method: 'GET' as const, path, ...rotate }));
   const base = {
     url,
     headers,
@@ -259,24 +290,86 @@ export async function p95Of(
   };
   await autocannon({ ...base, duration: 1 });
   const times: number[] = [];
-  let failed = 0;
+  const failed = new Map<number, number>();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon({ ...base, duration: options.durationS }, (error, done) =>
       error ? reject(error) : resolve(done),
     );
     instance.on('response', (_client, status, _bytes, ms) => {
-      if (status !== 200) failed++;
+      if (status !== 200) failed.set(status, (failed.get(status) ?? 0) + 1);
       times.push(ms);
     });
   });
-  if (failed > 0 || result.errors > 0)
-    throw new Error(`${url}: ${failed} non-200, ${result.errors} errors`);
+  if (failed.size > 0 || result.errors > 0) {
+    const statuses = [...failed].map(([status, n]) => `${n} × ${status}`).join(', ');
+    throw new Error(`${url}: ${statuses || 'no non-200'}, ${result.errors} errors`);
+  }
   times.sort((a, b) => a - b);
   return {
     p95: times[Math.min(times.length - 1, Math.floor(times.length * 0.95))] ?? NaN,
     rps: result.requests.average,
     requests: times.length,
   };
+}
+
+/** Connections of the cheap-route probe (`GET /api/auth/me` as one person). */
+export const PROBE_CONNECTIONS = 2;
+/** The cheap route's p95 under load over its idle p95: at most this (target) … */
+export const TARGET_UNDER_LOAD_RATIO = 3;
+/** … and ideally at most this (goal). */
+export const GOAL_UNDER_LOAD_RATIO = 1.5;
+
+export interface UnderLoad<T> {
+  /** The probe alone, just before the load. */
+  idle: Latency;
+  /** The probe during the load (two runs at once, the same warm-up and duration). */
+  underLoad: Latency;
+  /** What the load measured of itself. */
+  load: T;
+}
+
+/**
+ * The cheap route under load: `probe` alone, then `probe` and `load` at once. Both are expected
+ * to take a 1 s warm-up and then run for the same duration, so they overlap throughout.
+ */
+export async function cheapRouteUnderLoad<T>(
+  probe: () => Promise<Latency>,
+  load: () => Promise<T>,
+): Promise<UnderLoad<T>> {
+  const idle = await probe();
+  const [underLoad, measured] = await Promise.all([probe(), load()]);
+  return { idle, underLoad, load: measured };
+}
+
+/** The line that compares the probe's p95 under load with its idle p95, with the verdicts. */
+export function underLoadSummary(label: string, u: { idle: Latency; underLoad: Latency }): string {
+  const ratio = u.underLoad.p95 / u.idle.p95;
+  const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  return (
+    `${label}: p95 ${u.underLoad.p95.toFixed(2)} ms under load, ${u.idle.p95.toFixed(2)} ms idle ` +
+    `(${PROBE_CONNECTIONS} connections, same run): ×${ratio.toFixed(2)} ` +
+    `(target ≤ ${TARGET_UNDER_LOAD_RATIO}: ${verdict(ratio <= TARGET_UNDER_LOAD_RATIO)}, ` +
+    `goal ≤ ${GOAL_UNDER_LOAD_RATIO}: ${verdict(ratio <= GOAL_UNDER_LOAD_RATIO)})`
+  );
+}
+
+/** Signs in as each of `usernames`, four at a time; resolves with their tokens in order. */
+export async function signInAll(
+  base: string,
+  usernames: readonly string[],
+  password: string,
+): Promise<string[]> {
+  const tokens = new Array<string>(usernames.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < usernames.length) {
+        const i = next++;
+        tokens[i] = await signIn(base, usernames[i] as string, password);
+      }
+    }),
+  );
+  return tokens;
 }
 
 /** Stops a server process and waits until it has gone. */
