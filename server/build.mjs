@@ -32,6 +32,8 @@ await build({
     'read-worker': 'src/db/read-worker.ts',
     // A content worker process (src/workers/): started by main.js, beside it.
     'content-worker': 'src/workers/content-worker.ts',
+    // A compute worker process (src/workers/compute-tasks.ts: wiki diffs).
+    'compute-worker': 'src/workers/compute-worker.ts',
   },
   outdir: fileURLToPath(outdir),
   bundle: true,

@@ -11,7 +11,7 @@ import { AppError } from '@learning-hub/core';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config';
-import { databaseKind, type Db } from './db';
+import type { Db } from './db';
 import type { ChangeTracker } from './db/change-tracker';
 import { DatabaseOutage } from './db/outage';
 import adminAccessRoutes from './features/admin-access/routes';
@@ -56,7 +56,12 @@ import { createFileStore } from './storage';
 import { FileService } from './storage/file-service';
 import { loadUrlSigningKey, UrlSigner } from './storage/signed-urls';
 import type { FileStore } from './storage/file-store';
-import { createContentWorkers, type ContentWorkers } from './workers/content-workers';
+import {
+  createComputeWorkers,
+  createContentWorkers,
+  type ComputeWorkers,
+  type ContentWorkers,
+} from './workers/content-workers';
 
 /** The version of the API, as the OpenAPI document states it. */
 export const API_VERSION = '0.1.0';
@@ -99,8 +104,16 @@ declare module 'fastify' {
      * `run('pdf.text', input, { timeoutMs, signal })`. Started when first used, stopped on close.
      */
     contentWorkers: ContentWorkers;
+    /**
+     * A child process for CPU work on trusted data that still costs milliseconds (a wiki diff):
+     * `run('wiki.diff', input, { timeoutMs })` (server/src/workers/compute-tasks.ts).
+     */
+    computeWorkers: ComputeWorkers;
   }
 }
+
+/** A compute worker past this resident set is stopped (a diff of two large pages needs far less). */
+const COMPUTE_WORKER_MAX_BYTES = 256 * 1024 * 1024;
 
 /** How often unattached uploads past their hours (UPLOAD_UNATTACHED_HOURS) are looked for. */
 const ORPHAN_CLEANUP_INTERVAL_MS = 3_600_000;
@@ -160,7 +173,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Heavy writes take turns (plugins/lanes.ts): one at a time on SQLite, whose writes are one
   // after another anyway; a few at once on PostgreSQL, which works them in its own processes.
   await app.register(lanes, {
-    concurrency: { writes: config.lanes.writes ?? (databaseKind(db) === 'sqlite' ? 1 : 4) },
+    concurrency: { writes: config.lanes.writes ?? (config.database.kind === 'sqlite' ? 1 : 4) },
   });
   const access = new AccessService(db, now);
   await app.register(accessPlugin, {
@@ -192,6 +205,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     log: app.log,
   });
   app.decorate('contentWorkers', contentWorkers);
+  const computeWorkers = createComputeWorkers({
+    size: 1,
+    maxRssBytes: COMPUTE_WORKER_MAX_BYTES,
+    tempDir: join(config.files.stagingDir, 'compute-work'),
+    log: app.log,
+  });
+  app.decorate('computeWorkers', computeWorkers);
   // Workers run in a listening server only: `app.inject` tests and the command line send jobs
   // without working them (a test that is about jobs starts them itself).
   app.addHook('onListen', async () => {
@@ -259,7 +279,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     clearInterval(cleanupTimer);
     await Promise.all([cleaning, jobs.stop()]);
     // After the jobs: a job stopped by the shutdown is put back to wait, not failed.
-    await contentWorkers.close();
+    await Promise.all([contentWorkers.close(), computeWorkers.close()]);
   });
 
   const webDist = config.webDistDir;

@@ -69,6 +69,8 @@ export const WIKI_MESSAGES = {
   conflict: 'Someone else saved this page while you were editing it.',
   busy: 'Someone else saved this page at the same moment. Try again.',
   noRevision: 'This page has no such revision.',
+  diffTooLong:
+    'Comparing these two revisions took too long. Try two revisions closer to each other.',
   alreadyCurrent: (n: number | string) =>
     `The page already has the title and text of revision ${n}: there is nothing to restore.`,
   backToDraft: 'A published page cannot go back to being a draft.',

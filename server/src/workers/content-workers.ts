@@ -6,12 +6,15 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { FileStore } from '../storage/file-store';
+import type { computeTasks } from './compute-tasks';
 import type { contentTasks } from './content-tasks';
 import { ProcessPool } from './process-pool';
 import { sourceEntry } from './source-entry';
 
 export type ContentTasks = typeof contentTasks;
 export type ContentWorkers = ProcessPool<ContentTasks>;
+export type ComputeTasks = typeof computeTasks;
+export type ComputeWorkers = ProcessPool<ComputeTasks>;
 
 /** What content work needs: the store the files are read from, and the workers. */
 export interface ContentWork {
@@ -26,9 +29,26 @@ export function createContentWorkers(options: {
   tempDir: string;
   log?: FastifyBaseLogger;
 }): ContentWorkers {
+  return new ProcessPool<ContentTasks>({ entry: entryOf('content-worker'), ...options });
+}
+
+/**
+ * The compute workers (compute-tasks.ts): a pool of their own, so a reader's comparison never
+ * waits behind a hostile PDF in the content workers.
+ */
+export function createComputeWorkers(options: {
+  size: number;
+  maxRssBytes: number;
+  tempDir: string;
+  log?: FastifyBaseLogger;
+}): ComputeWorkers {
+  return new ProcessPool<ComputeTasks>({ entry: entryOf('compute-worker'), ...options });
+}
+
+/** A child's module: beside the built bundle, or bundled from its source on first use. */
+function entryOf(name: string): URL | (() => Promise<URL>) {
   const fromSource = import.meta.url.endsWith('.ts');
-  const entry = fromSource
-    ? sourceEntry(new URL('./content-worker.ts', import.meta.url))
-    : new URL('./content-worker.js', import.meta.url);
-  return new ProcessPool<ContentTasks>({ entry, ...options });
+  return fromSource
+    ? sourceEntry(new URL(`./${name}.ts`, import.meta.url))
+    : new URL(`./${name}.js`, import.meta.url);
 }

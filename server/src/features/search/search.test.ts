@@ -241,13 +241,14 @@ describe.skipIf(!available)(`search limits per person (${TEST_DB_KIND})`, () => 
     ctx = await createTestApp({ env: { SEARCH_MAX_CONCURRENT_PER_USER: '1' } });
     const p = await people(ctx);
     await publishedCourse(ctx, p.priya, { code: 'FO-151', title: 'Splicing basics' });
-    const [first, ...others] = await Promise.all([
+    const answers = await Promise.all([
       ...Array.from({ length: 6 }, () => as(ctx, p.sam).get('/api/search?q=splicing')),
       as(ctx, p.priya).get('/api/search?q=splicing'),
     ]);
-    const sams = [first, ...others.slice(0, 5)];
-    const priyas = others[5];
-    expect(first?.statusCode).toBe(200);
+    const sams = answers.slice(0, 6);
+    const priyas = answers[6];
+    // Whichever got in first ran; the others that came while it ran were refused.
+    expect(sams.some((r) => r?.statusCode === 200)).toBe(true);
     const refused = sams.filter((r) => r?.statusCode === 429);
     expect(refused.length).toBeGreaterThan(0);
     for (const r of refused) {

@@ -39,10 +39,10 @@ import type { UserRecord } from '../../auth/user-repository';
 import { findCourseRecords } from '../../courses/course-repository';
 import type { Db } from '../../db';
 import { currentUser } from '../../plugins/access';
-import { diffBlocks } from '../../wiki/diff';
 import { applyPlan, targetKey } from '../../wiki/links';
-import { blocksOf, planOf } from '../../wiki/render-cache';
+import { planOf } from '../../wiki/render-cache';
 import { titleKey } from '../../wiki/title-key';
+import { TaskStopped } from '../../workers/process-pool';
 import {
   courseSpaceFor,
   pageAbilities,
@@ -100,6 +100,8 @@ const PageParamsSchema = z.object({ pageId: z.string().min(1).max(64) });
 /** Most course spaces the space list names (courses with pages, and the viewer's own). */
 const COURSE_SPACES_MAX = 200;
 const SPACE_NOT_FOUND = 'Space not found';
+/** The longest a comparison of two revisions may take in its compute worker. */
+const DIFF_TIME_LIMIT_MS = 10_000;
 
 const titleTakenMessage = M.titleTaken('<title>');
 
@@ -625,10 +627,36 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
     },
   );
 
+  /** Two revisions compared by a compute worker; a comparison past its time is a 503. */
+  async function compare(
+    pageId: string,
+    fromNumber: number,
+    fromHtml: string,
+    toNumber: number,
+    toHtml: string,
+  ) {
+    try {
+      return await app.computeWorkers.run(
+        'wiki.diff',
+        {
+          from: { pageId, number: fromNumber, html: fromHtml },
+          to: { pageId, number: toNumber, html: toHtml },
+        },
+        { timeoutMs: DIFF_TIME_LIMIT_MS },
+      );
+    } catch (error) {
+      if (!(error instanceof TaskStopped)) throw error;
+      throw new AppError('SERVICE_UNAVAILABLE', M.diffTooLong);
+    }
+  }
+
   app.get(
     '/api/wiki/pages/:pageId/diff',
     {
-      config: { access: VIEW, responses: { 404: [M.notFound, M.noRevision] } },
+      config: {
+        access: VIEW,
+        responses: { 404: [M.notFound, M.noRevision], 503: [M.diffTooLong] },
+      },
       schema: {
         summary:
           'Compare two revisions by number: blocks aligned, changed blocks with word-level parts',
@@ -650,11 +678,8 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         from: fromSummary,
         to: toSummary,
         title: from.title === to.title ? null : { from: from.title, to: to.title },
-        // The blocks of each revision are split once (render-cache.ts).
-        ...diffBlocks(
-          blocksOf(page.id, from.number, fromHtml),
-          blocksOf(page.id, to.number, toHtml),
-        ),
+        // Compared in a compute worker, off the thread that answers requests (docs/wiki.md).
+        ...(await compare(page.id, from.number, fromHtml, to.number, toHtml)),
       };
     },
   );
