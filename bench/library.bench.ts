@@ -68,6 +68,7 @@ import {
   MB,
   p95Of,
   PROBE_CONNECTIONS,
+  PROBE_RATE,
   REPO_ROOT,
   resumableUpload,
   rssOf,
@@ -723,6 +724,7 @@ async function main(): Promise<void> {
     const probe = () =>
       p95Of(`${base}/api/auth/me`, learner, {
         connections: PROBE_CONNECTIONS,
+        rate: PROBE_RATE,
         durationS: DURATION_S,
       });
     const searchLoad = await cheapRouteUnderLoad(probe, () =>

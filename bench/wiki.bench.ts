@@ -54,6 +54,7 @@ import {
   ensureServerBuilt,
   p95Of,
   PROBE_CONNECTIONS,
+  PROBE_RATE,
   REPO_ROOT,
   signIn,
   signInAll,
@@ -442,6 +443,7 @@ async function main(): Promise<void> {
     const probe = () =>
       p95Of(`${base}/api/auth/me`, learner, {
         connections: PROBE_CONNECTIONS,
+        rate: PROBE_RATE,
         durationS: DURATION_S,
       });
     const saveRun = await cheapRouteUnderLoad(probe, () => saveLoad(base, writers, companyPages));

@@ -188,11 +188,22 @@ class ReadPoolDriver implements Driver {
   }
 }
 
+/**
+ * SQLite's adapter, but with many connections: Kysely runs the queries of an adapter that has one
+ * connection one at a time (a mutex per database), which here would leave all threads but one
+ * idle. Each read runs on its own, so they may overlap.
+ */
+class ReadPoolAdapter extends SqliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true;
+  }
+}
+
 class ReadPoolDialect implements Dialect {
   constructor(private readonly threads: ReadThreads) {}
 
   createAdapter() {
-    return new SqliteAdapter();
+    return new ReadPoolAdapter();
   }
 
   createDriver(): Driver {
