@@ -76,7 +76,25 @@ describe('lanes', () => {
     second();
     (await fourth)();
     expect(order).toEqual([3, 4]);
+    await new Promise((resolve) => setImmediate(resolve));
     expect(lane.active).toBe(0);
+  });
+
+  it('gives a turn back only in the next turn of the event loop, even with nobody waiting', async () => {
+    // A heavy handler is synchronous once it has its turn: given back at once, the turn would go
+    // to the next heavy request read in the same pass over the sockets, before any cheap one.
+    const lane = new Lane(1);
+    (await lane.acquire(1_000))();
+    let granted = false;
+    const next = lane.acquire(1_000).then((r) => {
+      granted = true;
+      return r;
+    });
+    for (let i = 0; i < 10; i += 1) await Promise.resolve();
+    expect(granted).toBe(false);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(granted).toBe(true);
+    (await next)();
   });
 
   it('refuses with 503 SERVICE_UNAVAILABLE after waiting too long for a turn', async () => {

@@ -2,9 +2,9 @@
  * Lanes (docs/architecture.md, "Where work runs"): requests whose own work holds the event loop
  * for milliseconds — a wiki save sanitises, parses and writes in one synchronous SQLite
  * transaction — declare a lane in their route config (`config: { lane: 'writes' }`). A lane lets
- * a fixed number of its requests work at once; the others wait their turn, in order, without
- * touching the event loop. A turn is handed on in the next turn of the event loop
- * (`setImmediate`), never straight away, so every cheap request that arrived meanwhile (a page's
+ * a fixed number of its requests work per turn of the event loop; the others wait their turn, in
+ * order, without touching the event loop. A turn is given back in the event loop's next turn
+ * (`setImmediate`), never straight away, so every cheap request read meanwhile (a page's
  * `/api/auth/me`, a lesson read) is answered between two heavy ones: under any number of saves, a
  * cheap request waits for at most one of them, not for all of them.
  *
@@ -26,6 +26,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Hands the request's turn on (at most once); set while it holds one. */
     releaseLane: (() => void) | null;
+  }
+  interface FastifyInstance {
+    /** The lanes by name (their turns in use and waiting: tests, the system page). */
+    lanes: ReadonlyMap<LaneName, Lane>;
   }
 }
 
@@ -60,7 +64,6 @@ export class Lane {
         resolve(() => {
           if (released) return;
           released = true;
-          this.#active -= 1;
           this.#handOn();
         });
       };
@@ -84,8 +87,17 @@ export class Lane {
     });
   }
 
+  /**
+   * Gives a turn back in the event loop's next turn, not now: a heavy handler is synchronous
+   * once it has its turn, so a turn given back at once would go to the next heavy request read
+   * in the same pass over the sockets — twenty saves would run back to back, and a cheap
+   * request read after them would wait for all of them. Held until the next turn, it lets one
+   * heavy request work per turn of the event loop, and every request read meanwhile is
+   * answered in between.
+   */
   #handOn(): void {
     setImmediate(() => {
+      this.#active -= 1;
       while (this.#active < this.concurrency && this.#waiting.length > 0) {
         (this.#waiting.shift() as () => void)();
       }
@@ -103,6 +115,7 @@ async function lanesPlugin(app: FastifyInstance, options: LaneOptions): Promise<
     ]),
   );
   const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+  app.decorate('lanes', lanes);
   app.decorateRequest('releaseLane', null);
 
   const release = (request: FastifyRequest) => {

@@ -67,6 +67,31 @@ describe.skipIf(!available)(`saving wiki pages (${TEST_DB_KIND})`, () => {
     expect((current.json() as WikiPage).revision).toBe(4);
   });
 
+  it('saves and creates take their turn in the writes lane (plugins/lanes.ts)', async () => {
+    const page = await createPage(ctx, p.priya, { title: 'Pole climbing' });
+    const lane = ctx.app.lanes.get('writes');
+    if (!lane) throw new Error('no writes lane');
+    const held = await lane.acquire(5_000);
+    let done = false;
+    const save = call(ctx, p.priya, 'PUT', `/api/wiki/pages/${page.id}`, {
+      baseRevision: 1,
+      title: page.title,
+      html: '<p>Harness first.</p>',
+    }).then((r) => {
+      done = true;
+      return r;
+    });
+    const create = createPage(ctx, p.priya, { title: 'Pole climbing, part two' });
+    for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve));
+    expect(done).toBe(false);
+    expect(lane.waiting).toBe(2);
+    held();
+    expect((await save).statusCode).toBe(200);
+    await create;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lane.active).toBe(0);
+  });
+
   it('of ten restores of one revision at once, exactly one writes; nine get a 409', async () => {
     const page = await createPage(ctx, p.priya, { title: 'Duct rodding' });
     await savePage(ctx, p.priya, page, { title: page.title, html: '<p>Changed.</p>' });
