@@ -5,16 +5,7 @@
  * writers building and parsing JSON), its timings would include the waits of that process's
  * event loop.
  */
-import { setPriority } from 'node:os';
 import { p95Of } from './server-process';
-
-// Started from a load client that runs below the server (server-process.ts, clientsBelowServer):
-// the probe runs at the server's priority where it may (raising a priority needs root).
-try {
-  setPriority(0, 0);
-} catch {
-  // Not allowed: it keeps the load client's priority.
-}
 
 const [url, token, connections, rate, durationS] = process.argv.slice(2);
 const latency = await p95Of(url ?? '', token ?? '', {

@@ -10,7 +10,6 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { getPriority, setPriority } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -375,25 +374,6 @@ export interface UnderLoad<T> {
   load: T;
 }
 
-/** The nice value of the load's clients (this process) once a cheap-route run starts. */
-export const LOAD_CLIENT_NICE = 10;
-
-/**
- * On this one machine the load's clients (this process: autocannon, or twenty writers building
- * and parsing JSON) take the same cores as the server, which a deployment's browsers, on other
- * machines, never do. So from the cheap-route run on, this process runs below the server and the
- * probe (nice 10): it takes the cores they leave, as remote clients' load would arrive, and the
- * probe measures the server rather than the rig. (The probe, started from here, sets itself back
- * where it may: probe.ts.)
- */
-function clientsBelowServer(): void {
-  try {
-    if (getPriority(0) < LOAD_CLIENT_NICE) setPriority(0, LOAD_CLIENT_NICE);
-  } catch {
-    // Not allowed here: the clients keep their priority.
-  }
-}
-
 /**
  * The cheap route under load: `probe` alone, then `probe` and `load` at once. Both are expected
  * to take a 1 s warm-up and then run for the same duration, so they overlap throughout.
@@ -403,7 +383,6 @@ export async function cheapRouteUnderLoad<T>(
   load: () => Promise<T>,
 ): Promise<UnderLoad<T>> {
   const idle = await probe();
-  clientsBelowServer();
   const [underLoad, measured] = await Promise.all([probe(), load()]);
   return { idle, underLoad, load: measured };
 }

@@ -107,6 +107,15 @@ export class Lane {
 
 const DEFAULT_MAX_WAIT_MS = 10_000;
 
+/**
+ * Waits for the event loop's next turn: a handler in a lane calls it between its heavy steps (a
+ * save's write, then the page it answers with), so that what was read meanwhile is answered in
+ * between. It keeps its turn in the lane.
+ */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 async function lanesPlugin(app: FastifyInstance, options: LaneOptions): Promise<void> {
   const lanes = new Map<LaneName, Lane>(
     (Object.entries(options.concurrency) as [LaneName, number][]).map(([name, n]) => [

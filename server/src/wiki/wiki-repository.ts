@@ -1061,6 +1061,8 @@ export interface IndexedPage {
   departmentId: string | null;
   courseId: string | null;
   deletedAt: string | null;
+  /** Its plain text, when the caller made it already (outside its transaction); else from `html`. */
+  text?: string;
 }
 
 /**
@@ -1102,7 +1104,7 @@ export async function indexPageAs(db: Db, page: IndexedPage): Promise<void> {
     courseId: page.courseId,
     departmentId: page.departmentId,
     title: page.title,
-    body: richTextToPlainText(page.html),
+    body: page.text ?? richTextToPlainText(page.html),
   });
 }
 

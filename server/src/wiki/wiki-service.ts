@@ -14,7 +14,7 @@ import type { AccessService } from '../access/access-service';
 import type { Db } from '../db';
 import { isUniqueViolation } from '../db/errors';
 import { sortableId } from '../lib/ids';
-import { sanitizeRichText } from '../rich-text/sanitize';
+import { richTextToPlainText, sanitizeRichText } from '../rich-text/sanitize';
 import { searchIndex } from '../search/search-index';
 import type { FileService } from '../storage/file-service';
 import { renderPlan } from './links';
@@ -89,6 +89,12 @@ export interface WikiDeps {
   db: Db;
   access: AccessService;
   files: FileService;
+  /**
+   * Called between a save's preparation (sanitising, parsing) and its write transaction, so the
+   * caller can let what arrived meanwhile run first (the routes: the event loop's next turn,
+   * plugins/lanes.ts). None: the write follows at once.
+   */
+  pause?: () => Promise<void>;
 }
 
 /** A stale save: another save (or the trash) came first; nothing was written. */
@@ -152,6 +158,7 @@ export async function createPageFor(
   const id = sortableId();
   // Its links, and how it is served (kept for the answer and the reads after it): one parse.
   const plan = renderPlan(html);
+  await deps.pause?.();
   try {
     await db.transaction().execute(async (trx) => {
       const position = await nextPosition(trx, space.key, body.parentId ?? null);
@@ -218,6 +225,9 @@ async function writeRevision(
   const { page } = change;
   // Its links, and how it is served (kept for the answer and the reads after it): one parse.
   const plan = renderPlan(change.html);
+  // Its text for the index, made before the transaction: the write holds the thread alone.
+  const text = richTextToPlainText(change.html);
+  await deps.pause?.();
   try {
     await deps.db.transaction().execute(async (trx) => {
       const advanced = await advancePage(
@@ -258,6 +268,7 @@ async function writeRevision(
         status: change.status,
         ...advanced,
         deletedAt: null,
+        text,
       });
     });
   } catch (error) {

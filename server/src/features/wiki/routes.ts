@@ -39,6 +39,7 @@ import type { UserRecord } from '../../auth/user-repository';
 import { findCourseRecords } from '../../courses/course-repository';
 import type { Db } from '../../db';
 import { currentUser } from '../../plugins/access';
+import { nextTurn } from '../../plugins/lanes';
 import { applyPlan, targetKey } from '../../wiki/links';
 import { planOf } from '../../wiki/render-cache';
 import { titleKey } from '../../wiki/title-key';
@@ -128,7 +129,8 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
   app,
   { db, now },
 ) => {
-  const deps = { db, access: app.access, files: app.files };
+  // A save lets what arrived meanwhile run between its preparation and its write (lanes.ts).
+  const deps = { db, access: app.access, files: app.files, pause: nextTurn };
 
   /** The page and the viewer when the user may see it (drafts and trash rules included). */
   async function gate(
@@ -398,6 +400,7 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
     async (request, reply) => {
       const viewer = wikiViewerOf(app.access, currentUser(request), now());
       const id = await createPageFor(deps, { body: request.body, viewer, now: now() });
+      await nextTurn();
       return reply.code(201).send(await pageAnswer(request, id, viewer));
     },
   );
@@ -463,6 +466,8 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         }
         throw error;
       }
+      // The write is done: what was read meanwhile is answered before the page is read back.
+      await nextTurn();
       return pageAnswer(request, page.id, viewer);
     },
   );
