@@ -289,7 +289,11 @@ test('departments: an admin renames a department and its old address redirects; 
   await expectNoSeriousA11yViolations(page);
   await create.getByRole('button', { name: 'Cancel' }).click();
   await expect(create).toBeHidden();
-  await page.getByRole('switch', { name: 'Show archived' }).check();
+  // The dialog's closing hands focus back and re-renders the header: a click in that moment can
+  // be lost (check() is a no-op once checked, so trying again is safe).
+  await expect(async () => {
+    await page.getByRole('switch', { name: 'Show archived' }).check({ timeout: 2_000 });
+  }).toPass({ timeout: 10_000 });
   await expect(page).toHaveURL('/departments?archived=true');
   await expect(card).toBeVisible();
   await expect(card.getByText('Archived', { exact: true })).toBeVisible();
