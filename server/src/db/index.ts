@@ -27,8 +27,8 @@ export interface DatabaseHandle {
   db: Db;
   /**
    * Where expensive reads run: on SQLite a pool of read threads (read-pool.ts) when the
-   * configuration asks for any and the database is a file; otherwise `db` itself (PostgreSQL
-   * works in its own processes already).
+   * configuration asks for any and the database is a file (else `db` itself); on PostgreSQL a
+   * pool of connections of their own (the database works them in its own processes).
    */
   reads: Db;
   kind: 'sqlite' | 'postgres';
@@ -55,26 +55,46 @@ export function postgresPool(db: Db): pg.Pool | undefined {
  */
 export const POSTGRES_CONNECT_TIMEOUT_MS = 5_000;
 
+/** PostgreSQL connections of the expensive reads (`reads`), beside the app's ten. */
+const READ_CONNECTIONS = 4;
+
 /** Opens a connection pool (PostgreSQL) or file (SQLite) for `config`. */
 export function openDatabase(config: AppConfig['database']): DatabaseHandle {
   if (config.kind === 'postgres') {
-    const pool = new pg.Pool({
-      connectionString: config.url,
-      max: 10,
-      connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
-      // A peer that vanished without closing (a network cut) is noticed by TCP keep-alive.
-      keepAlive: true,
-      ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
-    });
-    // A connection the server ends (a restart: 57P01) emits 'error', and an 'error' nobody
-    // listens to ends the process. An idle one is dropped by the pool, which re-emits the error
-    // on itself; a checked-out one fails its next query, and the pool drops it when it is
-    // released. Neither needs more here: the app (watchDatabase) reports the outage.
-    pool.on('error', () => {});
-    pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    pools.set(db, pool);
-    return { db, reads: db, kind: 'postgres', changes: null, close: () => db.destroy() };
+    const open = (max: number) => {
+      const pool = new pg.Pool({
+        connectionString: config.url,
+        max,
+        connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
+        // A peer that vanished without closing (a network cut) is noticed by TCP keep-alive.
+        keepAlive: true,
+        ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
+      });
+      // A connection the server ends (a restart: 57P01) emits 'error', and an 'error' nobody
+      // listens to ends the process. An idle one is dropped by the pool, which re-emits the
+      // error on itself; a checked-out one fails its next query, and the pool drops it when it
+      // is released. Neither needs more here: the app (watchDatabase) reports the outage.
+      pool.on('error', () => {});
+      pool.on('connect', (client) => client.on('error', () => {}));
+      const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+      pools.set(db, pool);
+      return db;
+    };
+    const db = open(10);
+    // The expensive reads (search, lists, the department page) have connections of their own:
+    // twenty searches at once then wait for each other, not every request of the server for a
+    // connection (each request reads its session on PostgreSQL).
+    const reads = open(READ_CONNECTIONS);
+    return {
+      db,
+      reads,
+      kind: 'postgres',
+      changes: null,
+      close: async () => {
+        await reads.destroy();
+        await db.destroy();
+      },
+    };
   }
   if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
   const database = new SQLite(config.path);
