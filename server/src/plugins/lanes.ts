@@ -12,7 +12,7 @@
  * for that kind of work, not broken).
  */
 import { AppError } from '@learning-hub/core';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 /** The kinds of heavy requests, each with its own turns. */
@@ -139,13 +139,9 @@ async function lanesPlugin(app: FastifyInstance, options: LaneOptions): Promise<
     if (!lane) throw new Error(`Route ${route.url} names an unknown lane "${name}".`);
     // Last of the route's hooks before the handler: the guard, validation and rate limits have
     // passed, so only requests that will really work wait for a turn.
-    const take = async (request: FastifyRequest, reply: FastifyReply) => {
-      try {
-        request.releaseLane = await lane.acquire(maxWaitMs);
-      } catch (error) {
-        reply.header('retry-after', '5');
-        throw error;
-      }
+    // A request that waited too long is a 503, which says when to come back (plugins/errors.ts).
+    const take = async (request: FastifyRequest) => {
+      request.releaseLane = await lane.acquire(maxWaitMs);
       // The client went away while it waited: its turn is handed on at once.
       if (request.raw.destroyed) release(request);
     };

@@ -15,12 +15,7 @@ function stringList(json: string): string[] {
 
 /** The internal hosts library links may go to (normalised; none by default). */
 export async function allowedInternalLinkHosts(db: Db): Promise<string[]> {
-  const row = await db
-    .selectFrom('system_settings')
-    .select('value')
-    .where('key', '=', ALLOWED_LINK_HOSTS)
-    .executeTakeFirst();
-  return row ? stringList(row.value) : [];
+  return (await readSystemSettings(db)).allowedInternalLinkHosts;
 }
 
 /** Every setting, with when and by whom the last one was changed. */

@@ -108,9 +108,10 @@ const adminSystemRoutes: FastifyPluginAsyncZod<{
     async (request) => {
       const user = currentUser(request);
       const at = new Date(now()).toISOString();
-      const before = await readSystemSettings(db);
       const after = request.body.allowedInternalLinkHosts;
       await db.transaction().execute(async (trx) => {
+        // The value the audit says it replaced is read in the change's own transaction.
+        const before = await readSystemSettings(trx);
         await writeSystemSettings(trx, { allowedInternalLinkHosts: after }, at, user.username);
         await recordAccessAudit(trx, at, {
           action: 'system_settings.update',
