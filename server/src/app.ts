@@ -11,51 +11,51 @@ import { AppError } from '@learning-hub/core';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config';
-import type { Db } from './db';
-import type { ChangeTracker } from './db/change-tracker';
-import { DatabaseOutage } from './db/outage';
-import adminAccessRoutes from './features/admin-access/routes';
-import adminRolesRoutes from './features/admin-roles/routes';
-import adminUsersRoutes from './features/admin-users/routes';
-import manageUsersRoutes from './features/admin-users/manage-routes';
-import adminAuthRoutes from './features/admin-auth/routes';
-import providerRoutes from './features/auth/provider-routes';
-import authRoutes from './features/auth/routes';
-import courseRoutes from './features/courses/routes';
-import lessonsRoutes from './features/courses/lessons-routes';
-import participantsRoutes from './features/courses/participants-routes';
-import departmentRoutes from './features/departments/routes';
-import healthRoutes from './features/health/routes';
-import adminSystemRoutes from './features/admin-system/routes';
-import assignmentsRoutes from './features/assignments/routes';
-import filesRoutes from './features/files/routes';
-import uploadsRoutes from './features/uploads/routes';
-import adminJobsRoutes from './features/admin-system/jobs-routes';
-import { createJobService, type JobService } from './jobs';
-import searchRoutes from './features/search/routes';
-import libraryRoutes from './features/library/routes';
-import wikiRoutes from './features/wiki/routes';
-import { AccessService } from './access/access-service';
-import { ensureDevUser } from './auth/dev-user';
-import accessPlugin from './plugins/access';
-import compression from './plugins/compression';
-import lanes from './plugins/lanes';
+import type { Db } from './platform/db';
+import type { ChangeTracker } from './platform/db/change-tracker';
+import { DatabaseOutage } from './platform/db/outage';
+import adminAccessRoutes from './modules/access-admin/access-routes';
+import adminRolesRoutes from './modules/access-admin/roles-routes';
+import adminUsersRoutes from './modules/accounts/admin-users-routes';
+import manageUsersRoutes from './modules/accounts/manage-users-routes';
+import adminAuthRoutes from './modules/accounts/admin-auth-routes';
+import providerRoutes from './modules/accounts/provider-routes';
+import authRoutes from './modules/accounts/routes';
+import courseRoutes from './modules/courses/routes';
+import lessonsRoutes from './modules/courses/lessons-routes';
+import participantsRoutes from './modules/courses/participants-routes';
+import departmentRoutes from './modules/departments/routes';
+import healthRoutes from './platform/http/health-routes';
+import adminSystemRoutes from './modules/system/routes';
+import assignmentsRoutes from './modules/assignments/routes';
+import filesRoutes from './platform/storage/files-routes';
+import uploadsRoutes from './platform/storage/uploads-routes';
+import adminJobsRoutes from './modules/system/jobs-routes';
+import { createJobService, type JobService } from './platform/jobs';
+import searchRoutes from './platform/search/routes';
+import libraryRoutes from './modules/library/routes';
+import wikiRoutes from './modules/wiki/routes';
+import { AccessService } from './platform/access/access-service';
+import { ensureDevUser } from './platform/auth/dev-user';
+import accessPlugin from './platform/http/access';
+import compression from './platform/http/compression';
+import lanes from './platform/http/lanes';
 import errorsPlugin, {
   clientErrorHandler,
   createFrameworkErrorHandler,
   createHttpsCheck,
   fastifyTrustProxy,
   sendError,
-} from './plugins/errors';
-import { registerOpenApi } from './plugins/openapi';
-import { logEachRequestOnce, loggerOptions } from './plugins/request-log';
-import { lazyChildLoggerFactory } from './plugins/request-logger';
-import securityHeaders from './plugins/security-headers';
-import { serializerCompiler } from './plugins/serializer';
-import { createFileStore } from './storage';
-import { FileService } from './storage/file-service';
-import { loadUrlSigningKey, UrlSigner } from './storage/signed-urls';
-import type { FileStore } from './storage/file-store';
+} from './platform/http/errors';
+import { registerOpenApi } from './platform/http/openapi';
+import { logEachRequestOnce, loggerOptions } from './platform/http/request-log';
+import { lazyChildLoggerFactory } from './platform/http/request-logger';
+import securityHeaders from './platform/http/security-headers';
+import { serializerCompiler } from './platform/http/serializer';
+import { createFileStore } from './platform/storage';
+import { FileService } from './platform/storage/file-service';
+import { loadUrlSigningKey, UrlSigner } from './platform/storage/signed-urls';
+import type { FileStore } from './platform/storage/file-store';
 import {
   createComputeWorkers,
   createContentWorkers,
@@ -89,7 +89,7 @@ declare module 'fastify' {
     /** Stored files: areas register their owner types and attach uploads (storage/file-service). */
     files: FileService;
     /**
-     * Background jobs (server/src/jobs, docs/jobs.md): areas register their kinds of job and send
+     * Background jobs (server/src/platform/jobs, docs/jobs.md): areas register their kinds of job and send
      * them. Started when the server listens (tests call `app.jobs.start()`), stopped on close.
      */
     jobs: JobService;

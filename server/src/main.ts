@@ -5,11 +5,11 @@
  */
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { migrateToLatest, openDatabase } from './db';
-import { seedDemoData } from './db/seed';
-import { seedDemoLibrary } from './db/seed-library';
-import { seedDemoWiki } from './db/seed-wiki';
-import { applyAuthConfig, readAuthConfig } from './auth/provider-config';
+import { migrateToLatest, openDatabase } from './platform/db';
+import { seedDemoData } from './seed';
+import { seedDemoLibrary } from './modules/library/seed';
+import { seedDemoWiki } from './modules/wiki/seed';
+import { applyAuthConfig, readAuthConfig } from './platform/auth/provider-config';
 
 async function main(): Promise<void> {
   let config;

@@ -9,16 +9,16 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../app';
-import { hashPassword } from '../auth/passwords';
+import { hashPassword } from '../platform/auth/passwords';
 import {
   findOrCreateDepartment,
   createUser,
   type NewUser,
   type UserRecord,
-} from '../auth/user-repository';
+} from '../platform/auth/user-repository';
 import { loadConfig, type AppConfig } from '../config';
-import { openDatabase, type DatabaseHandle } from '../db';
-import { answersOf, isDescribed, type Answer } from '../plugins/openapi';
+import { openDatabase, type DatabaseHandle } from '../platform/db';
+import { answersOf, isDescribed, type Answer } from '../platform/http/openapi';
 import { getUnusedPort } from '../../../scripts/fixtures/ports';
 import { copyTemplate } from './template-database';
 
