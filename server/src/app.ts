@@ -12,29 +12,15 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config';
 import type { Db } from './platform/db';
+import { AREAS } from './modules';
+import { AreaRegistry, type AreaManifest } from './platform/areas';
 import type { ChangeTracker } from './platform/db/change-tracker';
 import { DatabaseOutage } from './platform/db/outage';
-import adminAccessRoutes from './modules/access-admin/access-routes';
-import adminRolesRoutes from './modules/access-admin/roles-routes';
-import adminUsersRoutes from './modules/accounts/admin-users-routes';
-import manageUsersRoutes from './modules/accounts/manage-users-routes';
-import adminAuthRoutes from './modules/accounts/admin-auth-routes';
-import providerRoutes from './modules/accounts/provider-routes';
-import authRoutes from './modules/accounts/routes';
-import courseRoutes from './modules/courses/routes';
-import lessonsRoutes from './modules/courses/lessons-routes';
-import participantsRoutes from './modules/courses/participants-routes';
-import departmentRoutes from './modules/departments/routes';
 import healthRoutes from './platform/http/health-routes';
-import adminSystemRoutes from './modules/system/routes';
-import assignmentsRoutes from './modules/assignments/routes';
 import filesRoutes from './platform/storage/files-routes';
 import uploadsRoutes from './platform/storage/uploads-routes';
-import adminJobsRoutes from './modules/system/jobs-routes';
 import { createJobService, type JobService } from './platform/jobs';
 import searchRoutes from './platform/search/routes';
-import libraryRoutes from './modules/library/routes';
-import wikiRoutes from './modules/wiki/routes';
 import { AccessService } from './platform/access/access-service';
 import { ensureDevUser } from './platform/auth/dev-user';
 import accessPlugin from './platform/http/access';
@@ -82,6 +68,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Overrides the file store the configuration names (tests). */
   fileStore?: FileStore;
+  /** The areas to register (server/src/modules/index.ts when absent; tests may narrow it). */
+  areas?: readonly AreaManifest[];
 }
 
 declare module 'fastify' {
@@ -221,28 +209,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Before the routes: the API description collects them as they are added.
   await registerOpenApi(app, { version: API_VERSION });
   await app.register(healthRoutes, { db });
-  await app.register(authRoutes, { db, now, devMode: config.devMode });
-  await app.register(providerRoutes, {
-    db,
-    now,
-    devMode: config.devMode,
-    publicUrl: config.publicUrl,
-  });
-  await app.register(adminAuthRoutes, {
-    db,
-    now,
-    devMode: config.devMode,
-    publicUrl: config.publicUrl,
-  });
-  await app.register(courseRoutes, { db, now });
-  await app.register(lessonsRoutes, { db, now });
-  await app.register(participantsRoutes, { db, now });
-  await app.register(departmentRoutes, { db, now, changes: options.changes ?? null });
-  await app.register(adminUsersRoutes, { db, now });
-  await app.register(manageUsersRoutes, { db, now });
-  await app.register(adminRolesRoutes, { db, now });
-  await app.register(adminAccessRoutes, { db, now });
-  await app.register(adminSystemRoutes, { db, now, uploadLimits: config.files.limits });
   await app.register(filesRoutes, { files, maxUploadBytes: config.files.maxUploadBytes });
   await app.register(uploadsRoutes, {
     files,
@@ -250,11 +216,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     maxBytes: config.files.maxResumableBytes,
     expiresAfterMs: config.files.limits.unattachedHours * 3_600_000,
   });
-  await app.register(assignmentsRoutes, { db, now, maxUploadBytes: config.files.maxUploadBytes });
-  await app.register(adminJobsRoutes, { jobs });
-  await app.register(searchRoutes, { db, now, limits: config.search });
-  await app.register(libraryRoutes, { db, now });
-  await app.register(wikiRoutes, { db, now });
+  await app.register(searchRoutes, { now, limits: config.search });
+  // Each area registers its routes, file owners and jobs (server/src/modules/index.ts).
+  const areas = options.areas ?? AREAS;
+  app.decorate('areas', new AreaRegistry(areas));
+  const context = { config, db, now, changes: options.changes ?? null };
+  for (const area of areas) await area.register(app, context);
 
   // Orphaned uploads: once at start, then hourly. Safe with several instances (see cleanupOrphans).
   let cleanupTimer: NodeJS.Timeout | undefined;

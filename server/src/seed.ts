@@ -18,8 +18,8 @@ import {
 import { countCourses, insertCourse } from './modules/courses/course-repository';
 import type { Db } from './platform/db';
 import { sanitizeRichText } from './platform/rich-text/sanitize';
-import { seedDemoClassroom } from './modules/courses/seed';
-import { DEMO_DEPARTMENT_DESCRIPTIONS, seedDemoDepartments } from './modules/departments/seed';
+import { DEMO_DEPARTMENT_DESCRIPTIONS } from './modules/departments/seed';
+import type { FastifyInstance } from 'fastify';
 
 /** The demo departments; their descriptions (rich text) are seed-departments.ts's. */
 export const DEMO_DEPARTMENTS = ['Network Engineering', 'Field Operations', 'Customer Support'].map(
@@ -169,12 +169,13 @@ async function seedSignInFailures(db: Db, now: Date): Promise<void> {
   }
 }
 
-/** Seeds the demo data when the database has no users; returns whether it did. */
+/**
+ * Seeds the base of the demo data (departments, accounts, courses, sign-in failures) when the
+ * database has no users; returns whether it did. `seedDemo` adds each area's own on top.
+ */
 export async function seedDemoData(db: Db, now = new Date()): Promise<boolean> {
   if ((await countUsers(db)) > 0) {
     await seedDemoCourses(db, now);
-    await seedDemoClassroom(db, now);
-    await seedDemoDepartments(db, now);
     return false;
   }
   const at = now.toISOString();
@@ -196,8 +197,19 @@ export async function seedDemoData(db: Db, now = new Date()): Promise<boolean> {
     );
   }
   await seedDemoCourses(db, now);
-  await seedDemoClassroom(db, now);
-  await seedDemoDepartments(db, now);
   await seedSignInFailures(db, now);
   return true;
+}
+
+/**
+ * The whole demo (`npm start` with the demo seed): the base, then each area's own seed in the
+ * order of `app.areas` (their manifests). Returns the names of what it added: `base` and areas.
+ */
+export async function seedDemo(app: FastifyInstance, db: Db, now = new Date()): Promise<string[]> {
+  const added: string[] = [];
+  if (await seedDemoData(db, now)) added.push('base');
+  for (const area of app.areas.list) {
+    if (area.seed && (await area.seed(app, db, now))) added.push(area.name);
+  }
+  return added;
 }

@@ -3,6 +3,7 @@
  * migrated template: a SQLite file, or a PostgreSQL database when TEST_DB=postgres), an app on it
  * with a movable clock, users, and sign-in through the API. See docs/testing.md.
  */
+import type { AreaManifest } from '../platform/areas';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -137,6 +138,8 @@ export async function createTestApp(
      * while its database is away (needs no database server).
      */
     unreachableDatabase?: boolean;
+    /** The areas to register instead of all of them (server/src/modules/index.ts). */
+    areas?: readonly AreaManifest[];
   } = {},
 ): Promise<TestContext> {
   const database = options.unreachableDatabase
@@ -160,6 +163,7 @@ export async function createTestApp(
     changes: database.changes,
     now: clock.now,
     logger: options.logger ?? false,
+    ...(options.areas ? { areas: options.areas } : {}),
   });
   await options.beforeReady?.(app);
   const undocumented = checkAnswersAgainstDescription(app);

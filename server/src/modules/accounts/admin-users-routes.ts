@@ -63,7 +63,7 @@ import {
   toPublicUser,
   type UserRecord,
 } from '../../platform/auth/user-repository';
-import { applyEnrolmentBlockRule } from '../courses/enrolment-service';
+import { applyEnrolmentBlockRule } from '../courses/public';
 import type { Db } from '../../platform/db';
 
 const UserParams = z.object({ userId: z.string().min(1).max(200) });

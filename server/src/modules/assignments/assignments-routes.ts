@@ -35,7 +35,7 @@ import {
 } from './assignment-repository';
 import { countGrades } from './grade-repository';
 import type { OwnedFile } from './submission-repository';
-import type { CourseAccess } from '../courses/course-access';
+import type { CourseAccess } from '../courses/public';
 import { referencedFileIds, sanitizeRichText } from '../../platform/rich-text/sanitize';
 import type { FileRecord } from '../../platform/storage/file-repository';
 import {

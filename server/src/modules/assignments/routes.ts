@@ -7,7 +7,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { UserRecord } from '../../platform/auth/user-repository';
 import { findAssignment, findCourseGate, type AssignmentRecord } from './assignment-repository';
 import { findSubmission } from './submission-repository';
-import { courseAccess, type CourseAccess } from '../courses/course-access';
+import { courseAccess, type CourseAccess } from '../courses/public';
 import type { Db } from '../../platform/db';
 import { registerAssignmentRoutes } from './assignments-routes';
 import { registerGradeRoutes } from './grades-routes';

@@ -14,7 +14,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { UserRecord } from '../../platform/auth/user-repository';
-import { courseAccess, courseContext, type CourseAccess } from '../courses/course-access';
+import { courseAccess, courseContext, type CourseAccess } from '../courses/public';
 import type { Db } from '../../platform/db';
 import type { AssignmentRecord, CourseGateRecord, LearnerState } from './assignment-repository';
 import type { GradeRecord } from './grade-repository';

@@ -10,7 +10,7 @@ import type { AccessService } from '../../platform/access/access-service';
 import type { UserRecord } from '../../platform/auth/user-repository';
 import type { Db } from '../../platform/db';
 import type { SearchScope } from '../../platform/search/search-index';
-import { visibleCourseIds } from './course-repository';
+import { visibleCourseIds } from '../../platform/visibility/course-visibility';
 import { visibilityOf } from './course-views';
 
 export function courseSearchScopes(

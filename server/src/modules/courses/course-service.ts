@@ -18,8 +18,7 @@ import {
 } from '../../platform/access/access-repository';
 import type { Db } from '../../platform/db';
 import { isPrimaryKeyViolation, isUniqueViolation } from '../../platform/db/errors';
-import { LIBRARY_ITEM, listItemIdsOfCourse } from '../library/library-repository';
-import { listPageIdsOfCourse, WIKI_PAGE } from '../wiki/wiki-repository';
+import type { AreaRegistry } from '../../platform/areas';
 import { sortableId } from '../../platform/ids';
 import {
   mapFileReferences,
@@ -47,7 +46,6 @@ import {
   countLessons,
   insertAssignmentCopies,
   insertStructure,
-  listAssignmentIds,
   listAssignmentRows,
   listLessonIds,
   listLessonsWithBodies,
@@ -357,22 +355,28 @@ export async function updateCourseFor(
   return (await findCourseRecord(db, course.id)) as CourseRecord;
 }
 
-/** Every file that belongs to the course's things (cover and summary media, lessons, assignments). */
-async function courseFileIds(db: Db, files: FileService, courseId: string): Promise<string[]> {
-  const [lessonIds, assignmentIds, libraryItemIds, wikiPageIds] = await Promise.all([
+/** Where the things other areas keep inside a course are found (`app.areas`). */
+type CourseContentSource = Pick<AreaRegistry, 'courseContent'>;
+
+/**
+ * Every file that belongs to the course and its things: its cover and summary media and its
+ * lessons', and the files of what other areas keep inside it (their manifests' `courseContent`:
+ * assignments, library items, wiki pages).
+ */
+async function courseFileIds(
+  db: Db,
+  files: FileService,
+  areas: CourseContentSource,
+  courseId: string,
+): Promise<string[]> {
+  const [lessonIds, others] = await Promise.all([
     listLessonIds(db, { courseId }),
-    listAssignmentIds(db, courseId),
-    listItemIdsOfCourse(db, courseId),
-    listPageIdsOfCourse(db, courseId),
+    areas.courseContent(db, courseId),
   ]);
   const owners = [
     { type: COURSE_COVER, id: courseId },
     ...lessonIds.map((id) => ({ type: LESSON, id })),
-    ...assignmentIds.map((id) => ({ type: 'assignment', id })),
-    // The course's library items go with it (cascade), and so do their files.
-    ...libraryItemIds.map((id) => ({ type: LIBRARY_ITEM, id })),
-    // And the pages of its wiki space, with their images and files.
-    ...wikiPageIds.map((id) => ({ type: WIKI_PAGE, id })),
+    ...others,
   ];
   const ids: string[] = [];
   for (const owner of owners) ids.push(...(await files.listOwned(owner)).map((f) => f.id));
@@ -387,10 +391,11 @@ async function courseFileIds(db: Db, files: FileService, courseId: string): Prom
 export async function deleteCourseFully(
   db: Db,
   files: FileService,
+  areas: CourseContentSource,
   input: { courseId: string; actor: Actor; now: number },
 ): Promise<void> {
   const at = new Date(input.now).toISOString();
-  const fileIds = await courseFileIds(db, files, input.courseId);
+  const fileIds = await courseFileIds(db, files, areas, input.courseId);
   await db.transaction().execute(async (trx) => {
     const course = await lockCourse(trx, input.courseId);
     if (!course) throw new AppError('NOT_FOUND', 'Course not found');

@@ -15,7 +15,8 @@ import type { AccessService } from '../../platform/access/access-service';
 import type { UserRecord } from '../../platform/auth/user-repository';
 import type { Db } from '../../platform/db';
 import { courseAccess, courseContext, viewerFlags, type CourseAccess } from './course-access';
-import { countEnrolled, type CourseRecord, type CourseVisibility } from './course-repository';
+import { countEnrolled, type CourseRecord } from './course-repository';
+import type { CourseVisibility } from '../../platform/visibility/course-visibility';
 import { isEnrolmentBlocked, selfEnrolDecision } from './enrolment-service';
 import {
   completedLessonIds,

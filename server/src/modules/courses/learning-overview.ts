@@ -7,7 +7,7 @@
  */
 import type { LearningOverview } from '@learning-hub/core';
 import type { AccessService } from '../../platform/access/access-service';
-import { waitingForGrade } from '../assignments/assignment-repository';
+import { waitingForGrade } from '../assignments/public';
 import type { Db } from '../../platform/db';
 import { courseAccess } from './course-access';
 import { countEnrolled, findCourseRecords, type CourseRecord } from './course-repository';

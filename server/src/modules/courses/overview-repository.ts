@@ -5,7 +5,7 @@
  * attempt > 0 is work handed in.
  */
 import type { Db } from '../../platform/db';
-import { likePattern } from './course-repository';
+import { likePattern } from '../../platform/db/sql';
 
 /** Active users without an in-force assignment in the course, matching `search` (max `limit`). */
 export async function listCandidates(

@@ -206,7 +206,7 @@ const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db
       },
     },
     async (request, reply) => {
-      await deleteCourseFully(db, app.files, {
+      await deleteCourseFully(db, app.files, app.areas, {
         courseId: request.params.courseId,
         actor: actorOf(request),
         now: now(),

@@ -19,7 +19,7 @@ import {
   DepartmentNameTakenError,
   isFormerSlugOfAnother,
 } from '../../platform/auth/user-repository';
-import { likePattern } from '../courses/course-repository';
+import { likePattern } from '../../platform/db/sql';
 import type { Db } from '../../platform/db';
 import { isUniqueViolation } from '../../platform/db/errors';
 

@@ -300,3 +300,6 @@ export async function removeMember(
     throw new AppError('NOT_FOUND', M.notMember(personName(target), department.name));
   });
 }
+
+/** The owner type of a department page's files (its description's pictures). */
+export const DEPARTMENT_OWNER = 'department';

@@ -37,8 +37,8 @@ import {
   findDepartmentBySlug,
   type UserRecord,
 } from '../../platform/auth/user-repository';
-import { listCataloguePage } from '../courses/course-repository';
-import { visibilityOf } from '../courses/course-views';
+import { listCataloguePage } from '../courses/public';
+import { visibilityOf } from '../courses/public';
 import type { Db } from '../../platform/db';
 import type { ChangeTracker } from '../../platform/db/change-tracker';
 import {
@@ -58,19 +58,19 @@ import {
   createDepartmentFor,
   DEPARTMENT_ADMIN,
   DEPARTMENT_MESSAGES as M,
+  DEPARTMENT_OWNER,
   removeMember,
   setMember,
   updateDepartmentFor,
 } from './department-service';
-import { libraryViewerOf } from '../library/library-access';
-import { listItems } from '../library/library-repository';
+import { libraryViewerOf } from '../library/public';
+import { listItems } from '../library/public';
 import { currentUser } from '../../platform/http/access';
 
 /** Where a department's own permissions are checked: the department of the path. */
 const IN_DEPARTMENT = { type: 'department', param: 'departmentId' } as const;
 /** Opening a department: its members (department.view) and its managers (department.manage). */
 /** The owner type of files in a department's description (storage/file-service.ts). */
-const DEPARTMENT_OWNER = 'department';
 
 const VIEW = {
   permissions: ['department.view' as const, 'department.manage' as const],

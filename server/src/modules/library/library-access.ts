@@ -13,10 +13,11 @@ import { isAdmin } from '@learning-hub/core';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { AccessService } from '../../platform/access/access-service';
 import type { UserRecord } from '../../platform/auth/user-repository';
-import { courseAccess } from '../courses/course-access';
-import { findCourseRecord, type CourseVisibility } from '../courses/course-repository';
+import { courseAccess } from '../courses/public';
+import { findCourseRecord } from '../courses/public';
+import type { CourseVisibility } from '../../platform/visibility/course-visibility';
 import { contentScopeSql, departmentsSeen } from '../../platform/visibility/content-scope';
-import { visibilityOf } from '../courses/course-views';
+import { visibilityOf } from '../courses/public';
 import type { Db } from '../../platform/db';
 
 /** What the viewer holds that the library's rules ask, decided once per request. */

@@ -3,6 +3,7 @@
  * for search, and a PDF's first-page thumbnail. Both idempotent: run twice, they end the same.
  */
 import { z } from 'zod';
+import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../platform/db';
 import { defineJob, FinalJobError } from '../../platform/jobs';
 import { findFile, setFileThumbnail } from '../../platform/storage/file-repository';
@@ -97,4 +98,23 @@ export async function runThumbnail(
   }
   // Another run (or the file's removal) got there first: drop this picture.
   if (!recorded) await work.store.delete(key);
+}
+
+/**
+ * Registers the library's jobs (the manifest calls it). The PDFs themselves are read in the
+ * content workers (docs/jobs.md), whose own time limits (30 s for text, 20 s for a thumbnail) stop
+ * the work; the jobs' timeouts also cover the wait for a free worker.
+ */
+export function registerLibraryJobs(app: FastifyInstance, db: Db): void {
+  const work = { store: app.files.store, workers: app.contentWorkers };
+  app.jobs.register(
+    ExtractLibraryText,
+    async ({ versionId }, { signal }) => runExtractText(db, work, versionId, signal),
+    { retryLimit: 2, timeoutSeconds: 300, concurrency: 2 },
+  );
+  app.jobs.register(
+    LibraryThumbnail,
+    async ({ fileId }, { signal }) => runThumbnail(db, work, fileId, signal),
+    { retryLimit: 1, timeoutSeconds: 120 },
+  );
 }

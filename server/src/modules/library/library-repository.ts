@@ -14,7 +14,7 @@ import type {
 } from '@learning-hub/core';
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../platform/db';
-import { likePattern } from '../courses/course-repository';
+import { likePattern } from '../../platform/db/sql';
 import { sortableId } from '../../platform/ids';
 import { richTextToPlainText } from '../../platform/rich-text/sanitize';
 import { searchIndex } from '../../platform/search/search-index';

@@ -12,7 +12,7 @@ import {
 } from '@learning-hub/core';
 import type { AccessService } from '../../platform/access/access-service';
 import { findDepartment, type UserRecord } from '../../platform/auth/user-repository';
-import { findCourseRecord } from '../courses/course-repository';
+import { findCourseRecord } from '../courses/public';
 import type { Transaction } from 'kysely';
 import type { Db } from '../../platform/db';
 import type { Database } from '../../platform/db/schema';

@@ -31,7 +31,6 @@ import type { UserRecord } from '../../platform/auth/user-repository';
 import type { Db } from '../../platform/db';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { abilitiesOf, itemVisible, libraryViewerOf, type LibraryViewer } from './library-access';
-import { ExtractLibraryText, LibraryThumbnail, runExtractText, runThumbnail } from './library-jobs';
 import {
   countDownload,
   countView,
@@ -130,21 +129,6 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
   { db, now },
 ) => {
   const deps = { db, access: app.access, files: app.files, jobs: app.jobs };
-
-  // The PDFs themselves are read in the content workers (docs/jobs.md), whose own time limits
-  // (30 s for text, 20 s for a thumbnail) stop the work; the jobs' timeouts also cover the wait
-  // for a free worker.
-  const work = { store: app.files.store, workers: app.contentWorkers };
-  app.jobs.register(
-    ExtractLibraryText,
-    async ({ versionId }, { signal }) => runExtractText(db, work, versionId, signal),
-    { retryLimit: 2, timeoutSeconds: 300, concurrency: 2 },
-  );
-  app.jobs.register(
-    LibraryThumbnail,
-    async ({ fileId }, { signal }) => runThumbnail(db, work, fileId, signal),
-    { retryLimit: 1, timeoutSeconds: 120 },
-  );
 
   /** The item and the viewer when the user may see it (the trash rule included), else null. */
   async function gate(

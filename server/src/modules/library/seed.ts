@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { getRolesVersion } from '../../platform/access/access-repository';
 import { findDepartment, findUserByUsername } from '../../platform/auth/user-repository';
-import { findCourseRecord } from '../courses/course-repository';
+import { findCourseRecord } from '../courses/public';
 import { DEMO_ASSETS_DIR } from '../../demo-assets';
 import type { Db } from '../../platform/db';
 import { libraryViewerOf } from './library-access';

@@ -36,7 +36,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { UserRecord } from '../../platform/auth/user-repository';
-import { findCourseRecords } from '../courses/course-repository';
+import { findCourseRecords } from '../courses/public';
 import type { Db } from '../../platform/db';
 import { currentUser } from '../../platform/http/access';
 import { nextTurn } from '../../platform/http/lanes';

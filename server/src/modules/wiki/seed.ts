@@ -13,7 +13,7 @@ import {
   findUserByUsername,
   type UserRecord,
 } from '../../platform/auth/user-repository';
-import { findCourseRecord } from '../courses/course-repository';
+import { findCourseRecord } from '../courses/public';
 import { wikiPageHref, wikiTitleHref } from './links';
 import { wikiViewerOf } from './wiki-access';
 import { findPage } from './wiki-repository';

@@ -25,10 +25,14 @@ import {
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { AccessService } from '../../platform/access/access-service';
 import type { UserRecord } from '../../platform/auth/user-repository';
-import { courseAccess, type CourseGate } from '../courses/course-access';
-import { findCourseRecord, type CourseVisibility } from '../courses/course-repository';
+import { courseAccess, type CourseGate } from '../courses/public';
+import { findCourseRecord } from '../courses/public';
+import {
+  courseLearnable,
+  type CourseVisibility,
+} from '../../platform/visibility/course-visibility';
 import { contentScopeSql, departmentsSeen } from '../../platform/visibility/content-scope';
-import { visibilityOf } from '../courses/course-views';
+import { visibilityOf } from '../courses/public';
 import type { Db } from '../../platform/db';
 
 /** A space as the rules read it. */
@@ -143,13 +147,6 @@ export interface OpenableRow {
   department_id: string | null;
   course_id: string | null;
   course_state: string | null;
-}
-
-/** learnableIn (course-repository) of one course in memory: whose lessons the viewer may open. */
-function courseLearnable(c: CourseVisibility, courseId: string, state: string | null): boolean {
-  if (state !== 'published' && state !== 'draft' && state !== 'archived') return false;
-  if (c.editAll || c.editableIds.includes(courseId)) return true;
-  return state !== 'draft' && c.participantIds.includes(courseId);
 }
 
 /**

@@ -13,7 +13,7 @@ import { sql, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kyse
 import { databaseKind, type Db } from '../../platform/db';
 import type { Database, WikiPagesTable } from '../../platform/db/schema';
 import { prepareQuery } from '../../platform/db/prepared';
-import { likePattern } from '../courses/course-repository';
+import { likePattern } from '../../platform/db/sql';
 import { richTextToPlainText } from '../../platform/rich-text/sanitize';
 import { searchIndex } from '../../platform/search/search-index';
 import { searchTerms } from '../../platform/search/terms';

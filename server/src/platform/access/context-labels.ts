@@ -3,7 +3,6 @@
  * an assignment names exists.
  */
 import { contextKey, type AccessContext } from '@learning-hub/core';
-import { findCourse } from '../../modules/courses/course-repository';
 import { findDepartment, findUserById } from '../auth/user-repository';
 import type { Db } from '../db';
 
@@ -16,7 +15,12 @@ export async function describeContextTarget(
     case 'system':
       return 'Everywhere (system)';
     case 'course': {
-      const course = await findCourse(db, context.courseId);
+      // The access model names courses by code and title; the courses area owns the rest.
+      const course = await db
+        .selectFrom('courses')
+        .select(['code', 'title'])
+        .where('id', '=', context.courseId)
+        .executeTakeFirst();
       return course ? `${course.code} · ${course.title}` : null;
     }
     case 'department': {

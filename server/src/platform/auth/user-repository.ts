@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuthMethod, PublicUser } from '@learning-hub/core';
 import { sql } from 'kysely';
 import type { Db } from '../db';
+import { likePattern } from '../db/sql';
 import { isUniqueViolation } from '../db/errors';
 
 export interface UserRecord {
@@ -523,11 +524,6 @@ export async function findOrCreateDepartment(
     if (again) return again;
     throw error;
   }
-}
-
-/** Escapes LIKE wildcards so a search matches them literally. */
-function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 export interface UserPageFilter {

@@ -1,9 +1,8 @@
 /**
- * GET /api/search: the one search of every area (docs/search.md). Each type the index holds has
- * a scope builder here — the SQL predicate of what the caller may open, from the area's own list
- * rules — so results are filtered in the query, never afterwards. Each indexed type is in core's
- * SEARCH_TYPES with a builder in SCOPES (library items: library-search.ts; wiki pages:
- * wiki-search.ts); people are meant to join the same way.
+ * GET /api/search: the one search of every area (docs/search.md). Each type the index holds is
+ * in core's SEARCH_TYPES and declared by the area that indexes it, in its manifest's `search`,
+ * with a scope builder — the SQL predicate of what the caller may open, from the area's own list
+ * rules — so results are filtered in the query, never afterwards.
  */
 import {
   SEARCH_TYPES,
@@ -14,34 +13,20 @@ import {
 } from '@learning-hub/core';
 import { AppError } from '@learning-hub/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AccessService } from '../access/access-service';
 import type { UserRecord } from '../auth/user-repository';
-import { courseSearchScopes } from '../../modules/courses/course-search';
-import type { Db } from '../db';
-import { librarySearchScopes } from '../../modules/library/library-search';
-import { wikiSearchScopes } from '../../modules/wiki/wiki-search';
 import { currentUser } from '../http/access';
-import { searchIndex, type SearchScope } from './search-index';
+import { searchIndex } from './search-index';
 
 export interface SearchRouteOptions {
-  db: Db;
   now: () => number;
   /** Per person: searches running at once, and started per minute (config.search). */
   limits: { maxConcurrentPerUser: number; perMinute: number };
 }
 
-type ScopeBuilder = (db: Db, access: AccessService, user: UserRecord, now: number) => SearchScope[];
-
-/** The areas whose rows are indexed, each giving the scopes of its types. */
-const SCOPES: ScopeBuilder[] = [courseSearchScopes, librarySearchScopes, wikiSearchScopes];
-
 const isSearchType = (type: string): type is SearchType =>
   (SEARCH_TYPES as readonly string[]).includes(type);
 
-const searchRoutes: FastifyPluginAsyncZod<SearchRouteOptions> = async (
-  app,
-  { db, now, limits },
-) => {
+const searchRoutes: FastifyPluginAsyncZod<SearchRouteOptions> = async (app, { now, limits }) => {
   /**
    * Searches running now, per person. One person's searches wait for each other, never for
    * everyone else: beyond the limit a search answers 429 at once, so no one person can fill the
@@ -94,9 +79,10 @@ const searchRoutes: FastifyPluginAsyncZod<SearchRouteOptions> = async (
   );
 
   async function search(user: UserRecord, { q, type, page, pageSize }: SearchQuery) {
-    const scopes = SCOPES.flatMap((build) => build(db, app.access, user, now())).filter(
-      (s) => type === undefined || s.type === type,
-    );
+    const scopes = app.areas
+      .searchScopes()
+      .flatMap((build) => build(app.reads, app.access, user, now()))
+      .filter((s) => type === undefined || s.type === type);
     const { hits, total } = await searchIndex(app.reads).search(app.reads, {
       query: q,
       scopes,

@@ -10,7 +10,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { AccessService } from '../access/access-service';
 import type { UserRecord } from '../auth/user-repository';
 import type { Db } from '../db';
-import { visibleCourseIds, type CourseVisibility } from '../../modules/courses/course-repository';
+import { visibleCourseIds, type CourseVisibility } from './course-visibility';
 
 /** The departments a user sees: every one (held system-wide, or an admin), or a list. */
 export interface DepartmentsSeen {
