@@ -7,6 +7,7 @@ import type { Course, CourseState } from '@learning-hub/core';
 import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../platform/db';
 import type { Database } from '../../platform/db/schema';
+import { listPage } from '../../platform/db/paging';
 import { searchIndex } from '../../platform/search/search-index';
 import { searchTerms } from '../../platform/search/terms';
 import {
@@ -169,24 +170,22 @@ export async function listCataloguePage(
   }
   // The page and the total in one pass (a window count); only a page past the end needs a
   // second query for the total.
-  const page = await base
-    .select(['courses.id', (eb) => eb.fn.countAll<number | string>().over().as('n')])
-    .orderBy('courses.title')
-    .orderBy('courses.id')
-    .limit(filter.limit)
-    .offset(filter.offset)
-    .execute();
-  const total =
-    page.length > 0
-      ? { n: page[0]?.n ?? 0 }
-      : await base
-          .select((eb) => eb.fn.countAll<number | string>().as('n'))
-          .executeTakeFirstOrThrow();
-  const rows = await findCourseRecords(
-    db,
-    page.map((r) => r.id),
+  const { rows, total } = await listPage(
+    base,
+    {
+      id: 'courses.id',
+      orderBy: [
+        { by: 'courses.title', direction: 'asc' },
+        { by: 'courses.id', direction: 'asc' },
+      ],
+      offset: filter.offset,
+      limit: filter.limit,
+      total: 'window',
+    },
+    (ids) => findCourseRecords(db, ids),
+    (course) => course.id,
   );
-  return { courses: rows, total: Number(total.n) };
+  return { courses: rows, total };
 }
 
 /** The in-force course-student condition on context_assignments, at `nowIso`. */

@@ -1,7 +1,8 @@
 /**
  * All SQL about the library (docs/library.md): categories, items with their tags and versions,
- * the list with its filters, sorts and paging, the trash, the counters, and the item's document
- * in the search index, written in the same transaction as every change of what it shows.
+ * the list with its filters, sorts and paging, and the item's document in the search index,
+ * written in the same transaction as every change of what it shows. The trash and the counters
+ * are the platform's content lifecycle (item-lifecycle.ts).
  */
 import type {
   LibraryCategory,
@@ -14,6 +15,7 @@ import type {
 } from '@learning-hub/core';
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../platform/db';
+import { listPage } from '../../platform/db/paging';
 import { likePattern } from '../../platform/db/sql';
 import { sortableId } from '../../platform/ids';
 import { richTextToPlainText } from '../../platform/rich-text/sanitize';
@@ -244,39 +246,31 @@ export async function listItems(
     const matching = terms.length > 0 ? searchIndex(db).matchingIds(LIBRARY_ITEM, terms) : null;
     base = base.where(matching ? sql<SqlBool>`i.id in ${matching}` : sql<SqlBool>`1 = 0`);
   }
-  const column = SORT_COLUMNS[filter.sort];
-  // The page, then the total (unless the page tells it): read in the sort's index order and
-  // counted over an index, each is cheaper than one pass with a window count, which reads and
-  // sorts every visible item (bench:library; migration 0015 for the default order).
-  const page = await base
-    .select('i.id')
-    .orderBy(column, filter.order)
-    .orderBy('i.id', filter.order)
-    .limit(filter.limit)
-    .offset(filter.offset)
-    .execute();
-  const total =
-    page.length < filter.limit && (page.length > 0 || filter.offset === 0)
-      ? filter.offset + page.length
-      : Number(
-          (
-            await base
-              .select((eb) => eb.fn.countAll<number | string>().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
-  const ids = page.map((r) => r.id);
-  if (ids.length === 0) return { items: [], total };
-  const [rows, tags] = await Promise.all([
-    itemQuery(db).where('i.id', 'in', ids).execute(),
-    tagsOf(db, ids),
-  ]);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const items = ids.flatMap((id) => {
-    const row = byId.get(id);
-    return row ? [toRecord(row, tags.get(id) ?? [])] : [];
-  });
-  return { items, total };
+  // The page in the sort's index order, then the total counted over an index only when the page
+  // does not tell it: cheaper than a window count, which reads and sorts every visible item
+  // (bench:library; migration 0015 for the default order).
+  const { rows, total } = await listPage(
+    base,
+    {
+      id: 'i.id',
+      orderBy: [
+        { by: SORT_COLUMNS[filter.sort], direction: filter.order },
+        { by: 'i.id', direction: filter.order },
+      ],
+      offset: filter.offset,
+      limit: filter.limit,
+      total: 'after',
+    },
+    async (ids) => {
+      const [found, tags] = await Promise.all([
+        itemQuery(db).where('i.id', 'in', ids).execute(),
+        tagsOf(db, ids),
+      ]);
+      return found.map((row) => toRecord(row, tags.get(row.id) ?? []));
+    },
+    (item) => item.id,
+  );
+  return { items: rows, total };
 }
 
 // ---------------------------------------------------------------- the search index
@@ -457,78 +451,16 @@ export async function insertVersion(
   return number;
 }
 
-/** Moves an item to the trash; false when it is gone or already there. */
-export async function trashItem(db: Db, id: string, by: string, at: string): Promise<boolean> {
-  const result = await db
-    .updateTable('library_items')
-    .set({ deleted_at: at, deleted_by: by })
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
-/** Takes an item out of the trash; false when it is gone or not there. */
-export async function restoreItem(db: Db, id: string, by: string, at: string): Promise<boolean> {
-  const result = await db
-    .updateTable('library_items')
-    .set({ deleted_at: null, deleted_by: null, updated_at: at, updated_by: by })
-    .where('id', '=', id)
-    .where('deleted_at', 'is not', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
-/** Deletes a trashed item for good (its versions and tags go with it); false when it was not there. */
-export async function deleteTrashedItem(db: Db, id: string): Promise<boolean> {
+/** Deletes the rows that go with an item (its tags and versions), before the item itself. */
+export async function deleteItemDependents(db: Db, id: string): Promise<void> {
   await db.deleteFrom('library_item_tags').where('item_id', '=', id).execute();
   await db.deleteFrom('library_versions').where('item_id', '=', id).execute();
-  const result = await db
-    .deleteFrom('library_items')
-    .where('id', '=', id)
-    .where('deleted_at', 'is not', null)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
 }
 
 /** Deletes an item whatever its state (undoing a create whose file could not be attached). */
 export async function deleteItemRow(db: Db, id: string): Promise<void> {
-  await db.deleteFrom('library_item_tags').where('item_id', '=', id).execute();
-  await db.deleteFrom('library_versions').where('item_id', '=', id).execute();
+  await deleteItemDependents(db, id);
   await db.deleteFrom('library_items').where('id', '=', id).execute();
-}
-
-/** The ids of every item in the trash. */
-export async function listTrashedIds(db: Db): Promise<string[]> {
-  const rows = await db
-    .selectFrom('library_items')
-    .select('id')
-    .where('deleted_at', 'is not', null)
-    .orderBy('id')
-    .execute();
-  return rows.map((r) => r.id);
-}
-
-/** Counts one view (atomic); false when the item is gone or trashed. */
-export async function countView(db: Db, id: string): Promise<boolean> {
-  const result = await db
-    .updateTable('library_items')
-    .set((eb) => ({ view_count: eb('view_count', '+', 1) }))
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
-/** Counts one download (atomic); false when the item is gone or trashed. */
-export async function countDownload(db: Db, id: string): Promise<boolean> {
-  const result = await db
-    .updateTable('library_items')
-    .set((eb) => ({ download_count: eb('download_count', '+', 1) }))
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
 }
 
 // ---------------------------------------------------------------- versions
@@ -651,16 +583,6 @@ export async function isCurrentVersion(db: Db, itemId: string, version: number):
     .where('id', '=', itemId)
     .executeTakeFirst();
   return row !== undefined && Number(row.current_version) === version;
-}
-
-/** The item a stored file belongs to through a version (any version), or null. */
-export async function findItemIdOfFile(db: Db, fileId: string): Promise<string | null> {
-  const row = await db
-    .selectFrom('library_versions')
-    .select('item_id')
-    .where('file_id', '=', fileId)
-    .executeTakeFirst();
-  return row?.item_id ?? null;
 }
 
 // ---------------------------------------------------------------- categories

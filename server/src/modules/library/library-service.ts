@@ -1,7 +1,8 @@
 /**
  * The library's rules that span repositories (docs/library.md): adding an item (a stored upload
- * of the caller's, or a link) with its first version, changing it (a new file is a new version),
- * the trash, purging with the item's files, and categories. The routes stay thin.
+ * of the caller's, or a link) with its first version and changing it (a new file is a new
+ * version). The trash and the counters are the platform's content lifecycle (item-lifecycle.ts).
+ * The routes stay thin.
  */
 import {
   AppError,
@@ -29,16 +30,12 @@ import { checkLinkAddress } from './link-address';
 import {
   categoryExists,
   deleteItemRow,
-  deleteTrashedItem,
   findItem,
   indexItem,
   insertItem,
   insertVersion,
   LIBRARY_ITEM,
-  listTrashedIds,
-  restoreItem,
   setTags,
-  trashItem,
   updateItem,
   type ItemChanges,
   type ItemRecord,
@@ -56,6 +53,7 @@ export const LIBRARY_MESSAGES = {
   department: 'You may add items only to a department you can view.',
   course: 'You may add items only to a course you can edit.',
   trashed: 'This item is in the trash; restore it first.',
+  mayNotDelete: 'You may not delete this item.',
   notTrashed: 'This item is not in the trash.',
   linkHasNoFile: 'A link has no file: change its web address instead.',
   fileHasNoUrl: 'This item is a file: upload a new version instead of giving a web address.',
@@ -299,49 +297,4 @@ export async function updateItemFor(
     });
   }
   return (await findItem(db, item.id)) as ItemRecord;
-}
-
-/** To the trash (out of the search index); 409 when it is there already. */
-export async function trashItemFor(db: Db, itemId: string, userId: string, now: number) {
-  const at = new Date(now).toISOString();
-  await db.transaction().execute(async (trx) => {
-    if (!(await trashItem(trx, itemId, userId, at))) throw new AppError('CONFLICT', M.trashed);
-    await indexItem(trx, itemId);
-  });
-  return (await findItem(db, itemId)) as ItemRecord;
-}
-
-/** Out of the trash (back in the search index); 409 when it is not there. */
-export async function restoreItemFor(db: Db, itemId: string, userId: string, now: number) {
-  const at = new Date(now).toISOString();
-  await db.transaction().execute(async (trx) => {
-    if (!(await restoreItem(trx, itemId, userId, at))) {
-      throw new AppError('CONFLICT', M.notTrashed);
-    }
-    await indexItem(trx, itemId);
-  });
-  return (await findItem(db, itemId)) as ItemRecord;
-}
-
-/** Deletes a trashed item for good with every file it owns (all versions, description media). */
-export async function purgeItem(db: Db, files: FileService, itemId: string): Promise<boolean> {
-  const removed = await db.transaction().execute(async (trx) => {
-    const done = await deleteTrashedItem(trx, itemId);
-    if (done) await searchIndex(trx).remove(trx, LIBRARY_ITEM, itemId);
-    return done;
-  });
-  if (!removed) return false;
-  for (const file of await files.listOwned({ type: LIBRARY_OWNER, id: itemId })) {
-    await files.deleteOwned(file.id);
-  }
-  return true;
-}
-
-/** Purges everything in the trash; returns how many items. */
-export async function emptyTrash(db: Db, files: FileService): Promise<number> {
-  let count = 0;
-  for (const id of await listTrashedIds(db)) {
-    if (await purgeItem(db, files, id)) count += 1;
-  }
-  return count;
 }

@@ -32,8 +32,6 @@ import type { Db } from '../../platform/db';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { abilitiesOf, itemVisible, libraryViewerOf, type LibraryViewer } from './library-access';
 import {
-  countDownload,
-  countView,
   deleteCategory,
   findCategory,
   findItem,
@@ -45,14 +43,11 @@ import {
   renameCategory,
   type ItemRecord,
 } from './library-repository';
+import { libraryItemLifecycle } from './item-lifecycle';
 import {
   createItemFor,
-  emptyTrash,
   LIBRARY_MESSAGES as M,
   LIBRARY_OWNER,
-  purgeItem,
-  restoreItemFor,
-  trashItemFor,
   updateItemFor,
 } from './library-service';
 import { checkLinkAddress } from './link-address';
@@ -129,6 +124,7 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
   { db, now },
 ) => {
   const deps = { db, access: app.access, files: app.files, jobs: app.jobs };
+  const items = libraryItemLifecycle({ db, files: app.files });
 
   /** The item and the viewer when the user may see it (the trash rule included), else null. */
   async function gate(
@@ -302,7 +298,7 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     {
       config: {
         access: { permissions: ['library.delete', 'library.manage'], mode: 'any', scope: 'any' },
-        responses: { 403: ['You may not delete this item.'], 409: [M.trashed] },
+        responses: { 403: [M.mayNotDelete], 409: [M.trashed] },
       },
       schema: {
         summary: 'Move an item to the trash (answers the item)',
@@ -312,12 +308,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     },
     async (request) => {
       const { item, viewer, user } = await visibleItem(request, request.params.itemId);
-      if (item.deletedAt !== null) throw new AppError('CONFLICT', M.trashed);
-      if (!abilitiesOf(viewer, item).delete) {
-        throw new AppError('FORBIDDEN', 'You may not delete this item.');
-      }
-      const trashed = await trashItemFor(db, item.id, user.id, now());
-      return toItem(request, trashed, viewer);
+      await items.trash(item, user.id, now(), () => abilitiesOf(viewer, item).delete);
+      return toItem(request, (await findItem(db, item.id)) as ItemRecord, viewer);
     },
   );
 
@@ -337,9 +329,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     async (request) => {
       const { item, viewer, user } = await visibleItem(request, request.params.itemId);
       // Only who may restore it sees a trashed item at all (itemVisible).
-      if (item.deletedAt === null) throw new AppError('CONFLICT', M.notTrashed);
-      const restored = await restoreItemFor(db, item.id, user.id, now());
-      return toItem(request, restored, viewer);
+      await items.restore(item, user.id, now());
+      return toItem(request, (await findItem(db, item.id)) as ItemRecord, viewer);
     },
   );
 
@@ -381,7 +372,7 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     },
     async (request, reply) => {
       const { item } = await visibleItem(request, request.params.itemId);
-      if (!(await countView(db, item.id))) throw new AppError('NOT_FOUND', M.notFound);
+      await items.count(item.id, 'view_count');
       return reply.code(204).send();
     },
   );
@@ -419,7 +410,7 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
         const sessionId = request.auth?.session.id ?? '';
         location = `${app.urlSigner.sign(`/api/files/${found.fileId}`, sessionId)}&download=1`;
       }
-      if (!(await countDownload(db, item.id))) throw new AppError('NOT_FOUND', M.notFound);
+      await items.count(item.id, 'download_count');
       return reply.code(303).header('location', location).send();
     },
   );
@@ -438,8 +429,7 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     },
     async (request, reply) => {
       const { item } = await visibleItem(request, request.params.itemId);
-      if (item.deletedAt === null) throw new AppError('CONFLICT', M.notTrashed);
-      if (!(await purgeItem(db, app.files, item.id))) throw new AppError('NOT_FOUND', M.notFound);
+      await items.purge(item);
       return reply.code(204).send();
     },
   );
@@ -451,7 +441,7 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
       schema: { summary: 'Empty the trash: delete every item in it for good, with its files' },
     },
     async (_request, reply) => {
-      await emptyTrash(db, app.files);
+      await items.emptyTrash();
       return reply.code(204).send();
     },
   );

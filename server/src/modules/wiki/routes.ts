@@ -59,14 +59,11 @@ import {
 import {
   COMPANY_SPACE_NAME,
   countPagesBySpace,
-  countView,
   findByTitle,
   findPage,
   findPageView,
   findRevision,
   findSpaceName,
-  follow,
-  followState,
   listAncestry,
   listBacklinks,
   listChildren,
@@ -76,23 +73,19 @@ import {
   listRevisions,
   listTree,
   openableTargets,
-  unfollow,
   type PageRecord,
   type PageView,
 } from './wiki-repository';
 import {
   createPageFor,
-  emptyTrash,
   mayAttach,
   movePageFor,
-  purgePage,
-  restorePageFor,
   restoreRevisionFor,
   savePageFor,
-  trashPageFor,
   WIKI_MESSAGES as M,
   WIKI_OWNER,
 } from './wiki-service';
+import { wikiPageLifecycle } from './page-lifecycle';
 
 const VIEW = { permissions: ['wiki.view' as const], scope: 'any' as const };
 const MANAGE = { permissions: ['wiki.manage' as const] };
@@ -131,6 +124,10 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
 ) => {
   // A save lets what arrived meanwhile run between its preparation and its write (lanes.ts).
   const deps = { db, access: app.access, files: app.files, pause: nextTurn };
+  const pages = wikiPageLifecycle({ db, files: app.files });
+  /** Whether the viewer may move the page to the trash and back (its space's wiki.delete). */
+  const mayDelete = (page: PageRecord, viewer: WikiViewer) => async () =>
+    (await pageAbilities(db, app.access, viewer, page, now())).delete;
 
   /** The page and the viewer when the user may see it (drafts and trash rules included). */
   async function gate(
@@ -505,7 +502,7 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
     },
     async (request) => {
       const { page, viewer } = await visiblePage(request, request.params.pageId);
-      await trashPageFor(deps, page, viewer, now());
+      await pages.trash(page, viewer.userId, now(), mayDelete(page, viewer));
       return pageAnswer(request, page.id, viewer);
     },
   );
@@ -529,7 +526,7 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
     },
     async (request) => {
       const { page, viewer } = await visiblePage(request, request.params.pageId);
-      await restorePageFor(deps, page, viewer, now());
+      await pages.restore(page, viewer.userId, now(), mayDelete(page, viewer));
       return pageAnswer(request, page.id, viewer);
     },
   );
@@ -577,8 +574,7 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
     },
     async (request, reply) => {
       const { page } = await visiblePage(request, request.params.pageId);
-      if (page.deletedAt === null) throw new AppError('CONFLICT', M.notTrashed);
-      if (!(await purgePage(deps, page.id))) throw new AppError('NOT_FOUND', M.notFound);
+      await pages.purge(page);
       return reply.code(204).send();
     },
   );
@@ -590,7 +586,7 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
       schema: { summary: 'Empty the trash: delete every page in it for good, with its files' },
     },
     async (_request, reply) => {
-      await emptyTrash(deps);
+      await pages.emptyTrash();
       return reply.code(204).send();
     },
   );
@@ -734,13 +730,7 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
       },
       handler: async (request) => {
         const { page, viewer } = await visiblePage(request, request.params.pageId);
-        if (page.deletedAt !== null) throw new AppError('NOT_FOUND', M.notFound);
-        if (method === 'PUT') {
-          await follow(db, page.id, viewer.userId, new Date(now()).toISOString());
-        } else {
-          await unfollow(db, page.id, viewer.userId);
-        }
-        return followState(db, page.id, viewer.userId);
+        return pages.setFollowing(page, viewer.userId, method === 'PUT', now());
       },
     });
   }
@@ -756,7 +746,7 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
     },
     async (request, reply) => {
       const { page } = await visiblePage(request, request.params.pageId);
-      if (!(await countView(db, page.id))) throw new AppError('NOT_FOUND', M.notFound);
+      await pages.count(page.id, 'view_count');
       return reply.code(204).send();
     },
   );

@@ -1,7 +1,8 @@
 /**
  * All SQL of the wiki (docs/wiki.md): pages with their space, tree place and current revision,
- * the revisions, the links between pages, followers, the counters, and the page's document in
- * the search index, written in the same transaction as every change of what it shows.
+ * the revisions, the links between pages, the list, and the page's document in the search index,
+ * written in the same transaction as every change of what it shows. The trash, the view counter
+ * and following are the platform's content lifecycle (page-lifecycle.ts).
  */
 import type {
   WIKI_SORTS,
@@ -13,6 +14,7 @@ import { sql, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kyse
 import { databaseKind, type Db } from '../../platform/db';
 import type { Database, WikiPagesTable } from '../../platform/db/schema';
 import { prepareQuery } from '../../platform/db/prepared';
+import { listPage } from '../../platform/db/paging';
 import { likePattern } from '../../platform/db/sql';
 import { richTextToPlainText } from '../../platform/rich-text/sanitize';
 import { searchIndex } from '../../platform/search/search-index';
@@ -218,7 +220,7 @@ const pageViewById = prepareQuery(2, (db: Db, id: string, userId: string) =>
 
 /**
  * The page, its current HTML and revision, and its followers (whether `userId` is one of them):
- * what findPage, the page's HTML, findRevision of its revision and followState read, in one query.
+ * what findPage, the page's HTML, findRevision of its revision and the followers read, in one query.
  */
 export async function findPageView(db: Db, id: string, userId: string): Promise<PageView | null> {
   const [row] = await pageViewById.execute(db, id, userId);
@@ -314,29 +316,24 @@ export async function listPages(
       titleFirst = sql<number>`case when ${inTitle} then 0 else 1 end`;
     }
   }
-  let page = base.select('p.id');
-  if (titleFirst) page = page.orderBy(titleFirst);
-  const rows = await page
-    .orderBy(SORT_COLUMNS[filter.sort], filter.order)
-    .orderBy('p.id', filter.order)
-    .limit(filter.limit)
-    .offset(filter.offset)
-    .execute();
-  const total =
-    rows.length < filter.limit && (rows.length > 0 || filter.offset === 0)
-      ? filter.offset + rows.length
-      : Number(
-          (
-            await base
-              .select((eb) => eb.fn.countAll<number | string>().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
-  const ids = rows.map((r) => r.id);
-  if (ids.length === 0) return { pages: [], total };
-  const found = await pageQuery(db).where('p.id', 'in', ids).execute();
-  const byId = new Map(found.map((r) => [r.id, toRecord(r)]));
-  return { pages: ids.flatMap((id) => byId.get(id) ?? []), total };
+  // As the library's list: the page in index order, then the total only when the page does not tell it.
+  const { rows, total } = await listPage(
+    base,
+    {
+      id: 'p.id',
+      orderBy: [
+        ...(titleFirst ? [{ by: titleFirst, direction: 'asc' as const }] : []),
+        { by: SORT_COLUMNS[filter.sort], direction: filter.order },
+        { by: 'p.id', direction: filter.order },
+      ],
+      offset: filter.offset,
+      limit: filter.limit,
+      total: 'after',
+    },
+    async (ids) => (await pageQuery(db).where('p.id', 'in', ids).execute()).map(toRecord),
+    (page) => page.id,
+  );
+  return { pages: rows, total };
 }
 
 export interface TreeNode {
@@ -1108,61 +1105,14 @@ export async function indexPageAs(db: Db, page: IndexedPage): Promise<void> {
   });
 }
 
-/** Moves a page to the trash; false when it is gone or already there. */
-export async function trashPage(db: Db, id: string, by: string, at: string): Promise<boolean> {
-  const result = await db
-    .updateTable('wiki_pages')
-    .set({ deleted_at: at, deleted_by: by })
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
-/** Takes a page out of the trash (the unique title index may refuse it); false when not there. */
-export async function restorePage(db: Db, id: string): Promise<boolean> {
-  const result = await db
-    .updateTable('wiki_pages')
-    .set({ deleted_at: null, deleted_by: null })
-    .where('id', '=', id)
-    .where('deleted_at', 'is not', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
 /**
- * Deletes a trashed page for good (its revisions, links and followers go by cascade; its
- * children stay, at the top level); false when it was not in the trash.
+ * Deletes the rows that go with a page before the page itself is purged: its revisions and its
+ * links; its children stay, at the top level.
  */
-export async function deleteTrashedPage(db: Db, id: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('wiki_pages')
-    .select('id')
-    .where('id', '=', id)
-    .where('deleted_at', 'is not', null)
-    .executeTakeFirst();
-  if (!row) return false;
+export async function deletePageDependents(db: Db, id: string): Promise<void> {
   await db.updateTable('wiki_pages').set({ parent_id: null }).where('parent_id', '=', id).execute();
-  await db.deleteFrom('wiki_follows').where('page_id', '=', id).execute();
   await db.deleteFrom('wiki_links').where('from_page_id', '=', id).execute();
   await db.deleteFrom('wiki_revisions').where('page_id', '=', id).execute();
-  const result = await db
-    .deleteFrom('wiki_pages')
-    .where('id', '=', id)
-    .where('deleted_at', 'is not', null)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
-}
-
-/** The ids of every page in the trash. */
-export async function listTrashedIds(db: Db): Promise<string[]> {
-  const rows = await db
-    .selectFrom('wiki_pages')
-    .select('id')
-    .where('deleted_at', 'is not', null)
-    .orderBy('id')
-    .execute();
-  return rows.map((r) => r.id);
 }
 
 /** The ids of a course's pages (deleting the course deletes them, by cascade). */
@@ -1173,48 +1123,6 @@ export async function listPageIdsOfCourse(db: Db, courseId: string): Promise<str
     .where('course_id', '=', courseId)
     .execute();
   return rows.map((r) => r.id);
-}
-
-/** Counts one view (atomic); false when the page is gone or trashed. */
-export async function countView(db: Db, id: string): Promise<boolean> {
-  const result = await db
-    .updateTable('wiki_pages')
-    .set((eb) => ({ view_count: eb('view_count', '+', 1) }))
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
-// ---------------------------------------------------------------- following
-
-export async function follow(db: Db, pageId: string, userId: string, at: string): Promise<void> {
-  await db
-    .insertInto('wiki_follows')
-    .values({ page_id: pageId, user_id: userId, created_at: at })
-    .onConflict((oc) => oc.columns(['page_id', 'user_id']).doNothing())
-    .execute();
-}
-
-export async function unfollow(db: Db, pageId: string, userId: string): Promise<void> {
-  await db
-    .deleteFrom('wiki_follows')
-    .where('page_id', '=', pageId)
-    .where('user_id', '=', userId)
-    .execute();
-}
-
-export async function followState(
-  db: Db,
-  pageId: string,
-  userId: string,
-): Promise<{ following: boolean; followerCount: number }> {
-  const rows = await db
-    .selectFrom('wiki_follows')
-    .select(['user_id'])
-    .where('page_id', '=', pageId)
-    .execute();
-  return { following: rows.some((r) => r.user_id === userId), followerCount: rows.length };
 }
 
 // ---------------------------------------------------------------- moving

@@ -1,8 +1,9 @@
 /**
  * The wiki's rules that span repositories and transactions (docs/wiki.md): creating a page with
  * its first revision, saving (one conditional update plus the revision, the links and the search
- * document in one transaction; a stale save answers a merge), restoring a revision, the trash,
- * purging with the page's files, and moving pages in and between spaces. The routes stay thin.
+ * document in one transaction; a stale save answers a merge), restoring a revision, and moving
+ * pages in and between spaces. The trash, the view counter and following are the platform's
+ * content lifecycle (page-lifecycle.ts). The routes stay thin.
  */
 import {
   AppError,
@@ -15,7 +16,6 @@ import type { Db } from '../../platform/db';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { sortableId } from '../../platform/ids';
 import { richTextToPlainText, sanitizeRichText } from '../../platform/rich-text/sanitize';
-import { searchIndex } from '../../platform/search/search-index';
 import type { FileService } from '../../platform/storage/file-service';
 import { renderPlan } from './links';
 import { mergePage } from './merge';
@@ -33,7 +33,6 @@ import {
 } from './wiki-access';
 import {
   advancePage,
-  deleteTrashedPage,
   findPage,
   findRevision,
   findSpaceName,
@@ -42,14 +41,11 @@ import {
   insertPage,
   insertRevision,
   listSubtreeIds,
-  listTrashedIds,
   lockTree,
   nextPosition,
   placePage,
   replaceLinks,
-  restorePage,
   setSpace,
-  trashPage,
   WIKI_PAGE,
   type PageRecord,
 } from './wiki-repository';
@@ -414,59 +410,6 @@ export async function restoreRevisionFor(
     if (error instanceof StaleSave) throw new AppError('CONFLICT', M.busy);
     throw error;
   }
-}
-
-/** To the trash (out of the search index); its children stay where they are, at the top level meanwhile. */
-export async function trashPageFor(deps: WikiDeps, page: PageRecord, v: WikiViewer, now: number) {
-  if (page.deletedAt !== null) throw new AppError('CONFLICT', M.trashed);
-  if (!(await pageAbilities(deps.db, deps.access, v, page, now)).delete) {
-    throw new AppError('FORBIDDEN', M.mayNotDelete);
-  }
-  const at = new Date(now).toISOString();
-  await deps.db.transaction().execute(async (trx) => {
-    if (!(await trashPage(trx, page.id, v.userId, at))) throw new AppError('CONFLICT', M.trashed);
-    await indexPage(trx, page.id);
-  });
-}
-
-/** Out of the trash (back in the index when published); 409 when its title is taken meanwhile. */
-export async function restorePageFor(deps: WikiDeps, page: PageRecord, v: WikiViewer, now: number) {
-  if (page.deletedAt === null) throw new AppError('CONFLICT', M.notTrashed);
-  if (!(await pageAbilities(deps.db, deps.access, v, page, now)).delete) {
-    throw new AppError('FORBIDDEN', M.mayNotDelete);
-  }
-  try {
-    await deps.db.transaction().execute(async (trx) => {
-      if (!(await restorePage(trx, page.id))) throw new AppError('CONFLICT', M.notTrashed);
-      await indexPage(trx, page.id);
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError('CONFLICT', M.restoreTaken(page.title));
-    throw error;
-  }
-}
-
-/** Deletes a trashed page for good with every file it owns; false when it was not in the trash. */
-export async function purgePage(deps: WikiDeps, pageId: string): Promise<boolean> {
-  const removed = await deps.db.transaction().execute(async (trx) => {
-    const done = await deleteTrashedPage(trx, pageId);
-    if (done) await searchIndex(trx).remove(trx, WIKI_PAGE, pageId);
-    return done;
-  });
-  if (!removed) return false;
-  for (const file of await deps.files.listOwned({ type: WIKI_OWNER, id: pageId })) {
-    await deps.files.deleteOwned(file.id);
-  }
-  return true;
-}
-
-/** Purges everything in the trash; returns how many pages. */
-export async function emptyTrash(deps: WikiDeps): Promise<number> {
-  let count = 0;
-  for (const id of await listTrashedIds(deps.db)) {
-    if (await purgePage(deps, id)) count += 1;
-  }
-  return count;
 }
 
 /**
