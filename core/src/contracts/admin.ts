@@ -336,9 +336,6 @@ export const CourseSchema = z.object({
   departmentName: z.string().nullable(),
 });
 export type Course = z.infer<typeof CourseSchema>;
-export const CourseListQuerySchema = PageQuerySchema.extend({
-  search: z.string().trim().max(100).optional(),
-});
 export const CourseListSchema = z.object({
   courses: z.array(CourseSchema),
   total: z.number(),
@@ -365,18 +362,6 @@ export const DepartmentSchema = z.object({
   archivedAt: z.string().nullable().default(null),
 });
 export const DepartmentListSchema = z.object({ departments: z.array(DepartmentSchema) });
-
-/** A participant of a course or a member of a department. */
-export const MemberSchema = z.object({
-  id: z.string(),
-  username: z.string(),
-  firstname: z.string(),
-  lastname: z.string(),
-  /** Context roles held there. */
-  roles: z.array(z.string()),
-  expiresAt: z.string().nullable(),
-});
-export const MemberListSchema = z.object({ members: z.array(MemberSchema) });
 
 // ---------------------------------------------------------------- account management
 

@@ -179,25 +179,6 @@ export async function updateAssignment(
   return findAssignment(db, id);
 }
 
-/** Whether anything a learner handed in, or any grade, hangs on the assignment (drafts do not count). */
-export async function assignmentHasWork(db: Db, id: string): Promise<boolean> {
-  const handedIn = await db
-    .selectFrom('submissions')
-    .select('id')
-    .where('assignment_id', '=', id)
-    .where('status', '=', 'submitted')
-    .limit(1)
-    .executeTakeFirst();
-  if (handedIn) return true;
-  const graded = await db
-    .selectFrom('grades')
-    .select('user_id')
-    .where('assignment_id', '=', id)
-    .limit(1)
-    .executeTakeFirst();
-  return graded !== undefined;
-}
-
 /**
  * Deletes the assignment (its drafts go with it) only while nothing was handed in and nothing
  * graded, in one conditional statement: work handed in at the same moment keeps it. False when

@@ -102,24 +102,9 @@ function toRecord(r: Row): CourseRecord {
   };
 }
 
-/** The course as the admin pickers and context labels know it. */
-export const toCourse = (c: CourseRecord): Course => ({
-  id: c.id,
-  code: c.code,
-  title: c.title,
-  description: c.description,
-  departmentId: c.departmentId,
-  departmentName: c.departmentName,
-});
-
 export async function findCourseRecord(db: Db, id: string): Promise<CourseRecord | null> {
   const row = await courseQuery(db).where('courses.id', '=', id).executeTakeFirst();
   return row ? toRecord(row) : null;
-}
-
-export async function findCourse(db: Db, id: string): Promise<Course | null> {
-  const record = await findCourseRecord(db, id);
-  return record ? toCourse(record) : null;
 }
 
 /** Several courses by id (any order). */

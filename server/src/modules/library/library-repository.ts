@@ -465,14 +465,6 @@ export async function deleteItemRow(db: Db, id: string): Promise<void> {
 
 // ---------------------------------------------------------------- versions
 
-export interface VersionRecord {
-  id: string;
-  itemId: string;
-  version: number;
-  fileId: string;
-  textState: LibraryTextState;
-}
-
 function versionQuery(db: Db) {
   return db
     .selectFrom('library_versions as v')

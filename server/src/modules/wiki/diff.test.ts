@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { renderBlocks, splitBlocks } from './blocks';
-import { diffHtml, wordCount } from './diff';
+import { diffBlocks, wordCount } from './diff';
+
+/** The comparison of two versions' HTML, as the compute worker makes it from their blocks. */
+const diffHtml = (from: string, to: string) => diffBlocks(splitBlocks(from), splitBlocks(to));
 
 describe('the block model', () => {
   it('splits sanitised HTML into blocks and puts any sequence of them back as valid HTML', () => {

@@ -8,7 +8,7 @@
  */
 import type { WikiDiff } from '@learning-hub/core';
 import { diffArrays, diffWords } from 'diff';
-import { splitBlocks, type Block } from './blocks';
+import type { Block } from './blocks';
 
 type DiffBlock = WikiDiff['blocks'][number];
 type Part = DiffBlock['parts'][number];
@@ -91,12 +91,10 @@ function pairRuns(removed: Block[], added: Block[], out: DiffBlock[]): void {
   }
 }
 
-/** The blocks of the comparison of `fromHtml` with `toHtml` and the words inserted and deleted. */
-export function diffHtml(fromHtml: string, toHtml: string): Pick<WikiDiff, 'blocks' | 'stats'> {
-  return diffBlocks(splitBlocks(fromHtml), splitBlocks(toHtml));
-}
-
-/** diffHtml of two versions already split into blocks (render-cache.ts keeps a revision's). */
+/**
+ * The blocks of the comparison of two versions, already split into blocks (render-cache.ts keeps
+ * a revision's), and the words inserted and deleted.
+ */
 export function diffBlocks(
   from: readonly Block[],
   to: readonly Block[],

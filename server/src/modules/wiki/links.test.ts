@@ -1,5 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { linkTargetOf, pageLinks, servePage, slugOf, wikiTitleHref } from './links';
+import {
+  applyPlan,
+  linkTargetOf,
+  pageLinks,
+  renderPlan,
+  slugOf,
+  wikiTitleHref,
+  type LinkTarget,
+} from './links';
+
+/** The page as the page route serves it: the plan of its HTML, applied. */
+function servePage(html: string, missing: (target: LinkTarget) => boolean) {
+  const plan = renderPlan(html);
+  return { html: applyPlan(html, plan, missing), headings: plan.headings };
+}
 import { titleKey } from './title-key';
 
 describe('titleKey', () => {

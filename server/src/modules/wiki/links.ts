@@ -154,17 +154,3 @@ export function applyPlan(
   }
   return from === 0 ? html : out + html.slice(from);
 }
-
-/**
- * The page as served: links whose target `missing` says the viewer cannot open get the
- * missing-link class, and each h2–h4 an `id` (the slug of its text, `-2`, `-3`… when taken);
- * with the headings in order for the table of contents. The HTML is the sanitiser's (links carry
- * no class and headings no id of their own); only opening tags change.
- */
-export function servePage(
-  html: string,
-  missing: (target: LinkTarget) => boolean,
-): { html: string; headings: Heading[] } {
-  const plan = renderPlan(html);
-  return { html: applyPlan(html, plan, missing), headings: plan.headings };
-}

@@ -1,5 +1,5 @@
+import { createHash } from 'node:crypto';
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
-import { scopeTextOf } from '../../search/scope-tokens';
 
 /**
  * SQLite: a third column of the full-text index, `scope`, with each document's type token
@@ -7,6 +7,10 @@ import { scopeTextOf } from '../../search/scope-tokens';
  * search of one kind asks FTS5 for one type's matches only. The FTS5 table is made again with the column and rebuilt from
  * `search_documents`; the triggers that keep it in step carry the column. PostgreSQL filters in
  * the same scan as its GIN index: nothing to do there.
+ *
+ * Frozen, as every migration: it writes the token as it was made when it was written (a copy of
+ * search/scope-tokens.ts then), so a later change of the live code cannot change what it did. A
+ * new token format is a new migration that rewrites the column.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) return;
@@ -19,7 +23,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       select seq, doc_type from search_documents
       where seq > ${after} order by seq limit 500`.execute(db);
     for (const r of rows) {
-      const scope = scopeTextOf({ type: r.doc_type });
+      const scope = typeTokenAsWritten(r.doc_type);
       await sql`update search_documents set scope = ${scope} where seq = ${r.seq}`.execute(db);
     }
     const last = rows.at(-1);
@@ -34,6 +38,11 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await dropFts(db);
   await createFts(db, ['title', 'body']);
   await sql`alter table search_documents drop column scope`.execute(db);
+}
+
+/** A document type's token: `q` and 20 hex digits of sha256(`type:<type>`). */
+function typeTokenAsWritten(type: string): string {
+  return `q${createHash('sha256').update(`type:${type}`).digest('hex').slice(0, 20)}`;
 }
 
 async function dropFts(db: Kysely<unknown>): Promise<void> {
