@@ -1,5 +1,5 @@
 /**
- * The lifecycle every kind of content shares (docs/architecture.md, "Content lifecycle"): the
+ * The lifecycle every kind of content shares (docs/architecture.md, "The content lifecycle"): the
  * trash (moving there, restoring, purging one thing with its files, emptying it), the counters
  * (views, downloads) and following. It is written once; each content type (a library item, a
  * wiki page) gives an adapter from its own area: its table, its words, its search document and
