@@ -8,7 +8,7 @@ import type { LearningOverview } from '@learning-hub/core';
 import { Anchor, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconArrowRight, IconCheck } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { coursePath, lessonPath } from '../lib/classroom/course-format';
+import { coursePath, lessonPath } from '../features/classroom/course-format';
 
 export interface ContinueCardProps {
   overview: Pick<LearningOverview, 'continueLesson' | 'courseComplete'>;

@@ -21,7 +21,7 @@ import {
   COURSE_STATE_LABELS,
   coursePath,
   progressText,
-} from '../lib/classroom/course-format';
+} from '../features/classroom/course-format';
 
 export interface CourseCardProps {
   course: CourseCardData;

@@ -2,7 +2,7 @@
 import type { LearningOverview } from '@learning-hub/core';
 import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { assignmentPath } from '../lib/classroom/course-format';
+import { assignmentPath } from '../features/classroom/course-format';
 import { formatDateTime } from '../lib/format';
 
 type DueItem = LearningOverview['dueSoon'][number];

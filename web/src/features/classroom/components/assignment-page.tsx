@@ -46,11 +46,11 @@ import {
   useAssignment,
   useSaveSubmission,
   useSubmissions,
-} from '../../../lib/classroom/assignments-api';
+} from '../api/assignments-api';
 import { formatDateTime } from '../../../lib/format';
 import { discardUpload, uploadFile } from '../../../lib/upload';
 import { ConfirmModal } from '../../../components/confirm-modal';
-import { assignmentPath, coursePath } from '../../../lib/classroom/course-format';
+import { assignmentPath, coursePath } from '../course-format';
 import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
 import { forbiddenReason } from '../../../lib/access-denial';
 import { GradeRelease } from './grade-release';

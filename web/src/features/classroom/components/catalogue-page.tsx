@@ -23,9 +23,9 @@ import {
   CATALOGUE_PAGE_SIZE,
   useCatalogue,
   useDepartmentList,
-} from '../../../lib/classroom/courses-api';
+} from '../api/courses-api';
 import { useFilterParams } from '../../../lib/use-filter-params';
-import { errorMessage } from '../../../lib/classroom/course-format';
+import { errorMessage } from '../course-format';
 
 const STATES = [
   { value: 'published', label: 'Published' },

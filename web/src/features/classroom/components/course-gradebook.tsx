@@ -24,7 +24,7 @@ import { notifications } from '@mantine/notifications';
 import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Pager } from '../../../components/pager';
-import { useGradebook, useOverrideGrade } from '../../../lib/classroom/assignments-api';
+import { useGradebook, useOverrideGrade } from '../api/assignments-api';
 import { downloadToDisk } from '../../../lib/upload';
 import { releaseStateWords } from './grade-release';
 

@@ -2,7 +2,7 @@ import type { CourseDetail } from '@learning-hub/core';
 import { Anchor, Group, NavLink, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCheck, IconCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { formatDuration, lessonPath } from '../../../lib/classroom/course-format';
+import { formatDuration, lessonPath } from '../course-format';
 
 function CompletionIcon({ completed }: { completed: boolean }) {
   return completed ? (

@@ -22,7 +22,7 @@ import { SideScroll } from '../../../components/side-scroll';
 import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
 import { RichTextView } from '../../../components/rich-text/rich-text-view';
 import { forbiddenReason } from '../../../lib/access-denial';
-import { useCourse } from '../../../lib/classroom/courses-api';
+import { useCourse } from '../api/courses-api';
 import {
   COURSE_STATE_COLORS,
   COURSE_STATE_LABELS,
@@ -30,8 +30,8 @@ import {
   formatDate,
   lessonPath,
   progressText,
-} from '../../../lib/classroom/course-format';
-import { CourseAssignments } from '../../../components/course-assignments';
+} from '../course-format';
+import { CourseAssignments } from './course-assignments';
 import { CourseGradebook } from './course-gradebook';
 import { CourseOutline } from './course-outline';
 import { EnrolControls } from './enrol-controls';

@@ -2,8 +2,8 @@ import type { CourseDetail } from '@learning-hub/core';
 import { Alert, Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { errorMessage, formatDate } from '../../../lib/classroom/course-format';
-import { useEnrol, useUnenrol } from '../../../lib/classroom/courses-api';
+import { errorMessage, formatDate } from '../course-format';
+import { useEnrol, useUnenrol } from '../api/courses-api';
 
 /**
  * Enrol, enrol with the key, or unenrol, as the server's `viewer` flags allow; when self-enrolment

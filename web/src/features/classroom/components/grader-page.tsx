@@ -35,10 +35,10 @@ import {
   useGradeHistory,
   useGradeSubmission,
   useSubmissions,
-} from '../../../lib/classroom/assignments-api';
+} from '../api/assignments-api';
 import { formatDateTime } from '../../../lib/format';
 import { InlineFile } from './assignment-page';
-import { assignmentPath, coursePath } from '../../../lib/classroom/course-format';
+import { assignmentPath, coursePath } from '../course-format';
 import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
 import { forbiddenReason } from '../../../lib/access-denial';
 import { GradeRelease } from './grade-release';

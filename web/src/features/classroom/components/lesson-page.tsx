@@ -25,8 +25,8 @@ import {
   errorMessage,
   formatDuration,
   lessonPath,
-} from '../../../lib/classroom/course-format';
-import { useCourse, useLesson, useSetLessonProgress } from '../../../lib/classroom/courses-api';
+} from '../course-format';
+import { useCourse, useLesson, useSetLessonProgress } from '../api/courses-api';
 import { OutlineNav } from './course-outline';
 
 function findLesson(course: CourseDetail | undefined, lessonId: string | null) {

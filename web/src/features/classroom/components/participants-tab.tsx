@@ -21,14 +21,14 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { DateField } from '../../../components/date-field';
 import { fullName } from '../../../lib/format';
-import { courseRoleLabel, errorMessage, formatDate } from '../../../lib/classroom/course-format';
+import { courseRoleLabel, errorMessage, formatDate } from '../course-format';
 import {
   useCandidates,
   useParticipants,
   useRemoveParticipant,
   useSetParticipant,
   type Candidate,
-} from '../../../lib/classroom/courses-api';
+} from '../api/courses-api';
 
 interface Person {
   id: string;

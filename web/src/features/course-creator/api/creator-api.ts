@@ -7,7 +7,7 @@ import { DepartmentListSchema, LessonSchema } from '@learning-hub/core';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { USER_QUERY_PREFIX } from '../../../lib/auth/auth-context';
-import { courseKeys } from '../../../lib/classroom/courses-api';
+import { courseKeys } from '../../classroom/api/courses-api';
 
 const enc = encodeURIComponent;
 

@@ -22,14 +22,14 @@ import {
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useBlocker, useSearchParams } from 'react-router';
 import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
-import { CourseAssignments } from '../../../components/course-assignments';
+import { CourseAssignments } from '../../classroom/components/course-assignments';
 import { forbiddenReason } from '../../../lib/access-denial';
 import {
   COURSE_STATE_COLORS,
   COURSE_STATE_LABELS,
   coursePath,
-} from '../../../lib/classroom/course-format';
-import { useCourse, useCreateCourse, useUpdateCourse } from '../../../lib/classroom/courses-api';
+} from '../../classroom/course-format';
+import { useCourse, useCreateCourse, useUpdateCourse } from '../../classroom/api/courses-api';
 import {
   BasicsForm,
   basicsFromCourse,

@@ -6,7 +6,7 @@ import { LessonUpdateSchema, type CourseDetail, type Lesson } from '@learning-hu
 import { Alert, Loader, NumberInput, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
-import { useLesson, useUpdateLesson, type LessonInput } from '../../../lib/classroom/courses-api';
+import { useLesson, useUpdateLesson, type LessonInput } from '../../classroom/api/courses-api';
 import { SaveStatus } from './save-status';
 import { useAutosave } from './use-autosave';
 

@@ -28,8 +28,8 @@ import {
   COURSE_STATE_COLORS,
   COURSE_STATE_LABELS,
   coursePath,
-} from '../../../lib/classroom/course-format';
-import { useCopyCourse } from '../../../lib/classroom/courses-api';
+} from '../../classroom/course-format';
+import { useCopyCourse } from '../../classroom/api/courses-api';
 import { useLessons } from '../api/creator-api';
 import { outlineFromSections } from './outline-order';
 

@@ -55,7 +55,7 @@ import {
   useReorderOutline,
   useUpdateLesson,
   useUpdateSection,
-} from '../../../lib/classroom/courses-api';
+} from '../../classroom/api/courses-api';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import {
   arrayMove,

@@ -23,7 +23,7 @@ import {
 import type { z } from 'zod';
 import { api } from '../../../lib/api-client';
 import { USER_QUERY_PREFIX } from '../../../lib/auth/auth-context';
-import { courseKeys } from '../../../lib/classroom/courses-api';
+import { courseKeys } from '../../classroom/api/courses-api';
 import { DEPARTMENT_ROUTE } from '../../../lib/departments/department-links';
 import { renamedRouteParam } from '../../../lib/route-params';
 

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { ContinueCard } from '../../../components/continue-card';
 import { CourseCard } from '../../../components/course-card';
 import { DueList } from '../../../components/due-list';
-import { coursePath, formatDate } from '../../../lib/classroom/course-format';
+import { coursePath, formatDate } from '../../classroom/course-format';
 import { EmptyText, HomeSection, PlainList } from './home-section';
 
 /** How many of the learner's courses the start page shows. */

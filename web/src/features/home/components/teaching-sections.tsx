@@ -12,7 +12,7 @@ import {
   COURSE_STATE_LABELS,
   coursePath,
   graderPath,
-} from '../../../lib/classroom/course-format';
+} from '../../classroom/course-format';
 import { formatDateTime } from '../../../lib/format';
 import { count, EmptyText, HomeSection, PlainList } from './home-section';
 

@@ -23,8 +23,8 @@ import {
   coursePath,
   errorMessage,
   formatDate,
-} from '../../../lib/classroom/course-format';
-import { useLearningOverview } from '../../../lib/classroom/courses-api';
+} from '../../classroom/course-format';
+import { useLearningOverview } from '../../classroom/api/courses-api';
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (

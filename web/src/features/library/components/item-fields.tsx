@@ -12,7 +12,7 @@ import {
 } from '@learning-hub/core';
 import { Select, SimpleGrid, Stack, TagsInput } from '@mantine/core';
 import { useCan } from '../../../lib/auth/use-can';
-import { useCatalogue, useDepartmentList } from '../../../lib/classroom/courses-api';
+import { useCatalogue, useDepartmentList } from '../../classroom/api/courses-api';
 import { useLibraryCategories } from '../api/library-api';
 
 export interface ItemFieldValues {

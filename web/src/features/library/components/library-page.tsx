@@ -36,7 +36,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Pager } from '../../../components/pager';
 import { useCan } from '../../../lib/auth/use-can';
-import { useCatalogue, useDepartmentList } from '../../../lib/classroom/courses-api';
+import { useCatalogue, useDepartmentList } from '../../classroom/api/courses-api';
 import { formatBytes, formatDateTime } from '../../../lib/format';
 import { useFilterParams } from '../../../lib/use-filter-params';
 import { LIBRARY_PAGE_SIZE, useLibraryCategories, useLibraryList } from '../api/library-api';

@@ -40,10 +40,10 @@ import { IconAlertTriangle, IconPencil, IconTrash } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { assignmentPath } from '../lib/classroom/course-format';
-import { CALENDAR_LABELS } from './date-field';
-import { RichTextEditor } from './rich-text/rich-text-editor';
-import { formatDateTime } from '../lib/format';
+import { assignmentPath } from '../course-format';
+import { CALENDAR_LABELS } from '../../../components/date-field';
+import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
+import { formatDateTime } from '../../../lib/format';
 import {
   latePolicyWords,
   overdueWords,
@@ -51,8 +51,8 @@ import {
   useCreateAssignment,
   useDeleteAssignment,
   useUpdateAssignment,
-} from '../lib/classroom/assignments-api';
-import { ConfirmModal } from './confirm-modal';
+} from '../api/assignments-api';
+import { ConfirmModal } from '../../../components/confirm-modal';
 
 /** The learner's state of an assignment in words. */
 export function mineWords(a: Assignment): string {

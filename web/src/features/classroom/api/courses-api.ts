@@ -32,8 +32,8 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 import { z } from 'zod';
-import { api } from '../api-client';
-import { USER_QUERY_PREFIX } from '../auth/auth-context';
+import { api } from '../../../lib/api-client';
+import { USER_QUERY_PREFIX } from '../../../lib/auth/auth-context';
 
 const ROOT = [USER_QUERY_PREFIX, 'classroom-courses'] as const;
 
