@@ -16,12 +16,8 @@ import {
 } from '@mantine/core';
 import { IconSchool } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import {
-  COURSE_STATE_COLORS,
-  COURSE_STATE_LABELS,
-  coursePath,
-  progressText,
-} from '../features/classroom/course-format';
+import { COURSE_STATE_COLORS, COURSE_STATE_LABELS, progressText } from '../features/classroom/course-format';
+import { href } from '../lib/links';
 
 export interface CourseCardProps {
   course: CourseCardData;
@@ -64,7 +60,7 @@ export function CourseCard({ course, headingOrder = 3, compact = false }: Course
           )}
         </Group>
         <Title order={headingOrder} size="h4">
-          <Anchor component={Link} to={coursePath(course.id)} inherit>
+          <Anchor component={Link} to={href('course', { courseId: course.id })} inherit>
             {course.title}
           </Anchor>
         </Title>

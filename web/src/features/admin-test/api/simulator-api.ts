@@ -1,7 +1,6 @@
 /** The permission simulator's calls: users to pick, contexts to pick, and the simulation itself. */
 import {
   CourseListSchema,
-  DepartmentListSchema,
   SimulateResponseSchema,
   UserListSchema,
   type SimulateRequest,
@@ -39,14 +38,6 @@ export function useCourseSearch(search: string) {
         CourseListSchema,
       ),
     placeholderData: keepPreviousData,
-    staleTime: 60_000,
-  });
-}
-
-export function useDepartmentList() {
-  return useQuery({
-    queryKey: [...KEY, 'departments'],
-    queryFn: () => api.get('/api/departments', DepartmentListSchema).then((r) => r.departments),
     staleTime: 60_000,
   });
 }

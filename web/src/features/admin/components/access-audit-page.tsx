@@ -1,25 +1,15 @@
 import { ACCESS_AUDIT_ACTIONS } from '@learning-hub/core';
-import {
-  Alert,
-  Group,
-  Loader,
-  Paper,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Group, Loader, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useAccessAudit, type AccessAuditAction } from '../api/access-api';
 import { AUDIT_ACTION_LABELS } from '../utils/audit';
 import { dayBoundary } from '../utils/dates';
-import { errorMessage } from '../utils/notify';
+
 import { rangeText } from '../utils/range';
 import { AuditTable } from './audit-table';
 import { Pager } from '../../../components/pager';
 import { UserSearchSelect } from './user-search-select';
 import { useFilterParams } from '../../../lib/use-filter-params';
+import { QueryState } from '../../../components/query-state';
 
 const isAction = (value: string | null): value is AccessAuditAction =>
   (ACCESS_AUDIT_ACTIONS as readonly string[]).includes(value ?? '');
@@ -88,8 +78,7 @@ export function AccessAuditPage() {
             onChange={(event) => filters.set({ to: event.currentTarget.value || null })}
           />
         </SimpleGrid>
-        {audit.isPending && <Loader size="sm" aria-label="Loading access changes" />}
-        {audit.isError && <Alert color="red">{errorMessage(audit.error)}</Alert>}
+        <QueryState query={audit} label="Loading access changes" />
         {data && (
           <>
             <Group justify="space-between">

@@ -39,6 +39,7 @@ import { useRoles } from '../api/roles-api';
 import { errorMessage } from '../utils/notify';
 import { PROVIDER_METHOD_LABELS } from '../utils/provider-form';
 import { OutcomeBadge, TestSteps } from './test-steps';
+import { QueryState } from '../../../components/query-state';
 
 /** How the browser leaves for the identity provider (replaced in component tests). */
 export const browserNavigation = {
@@ -85,12 +86,7 @@ export function AuthTestPage() {
         Runs a sign-in against one provider exactly as the sign-in page would, without creating a
         session or changing any account, and shows every step with its timing.
       </Text>
-      {settings.isPending && <Loader size="sm" aria-label="Loading providers" />}
-      {settings.isError && (
-        <Alert color="red" role="alert">
-          {errorMessage(settings.error)}
-        </Alert>
-      )}
+      <QueryState query={settings} label="Loading providers" />
       {settings.data && providers.length === 0 && (
         <Alert color="blue" title="No providers yet">
           Add a directory, Moodle site or identity provider under{' '}

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { useConnectionTest } from '../api/auth-settings-api';
 import { errorMessage } from '../utils/notify';
 import { OutcomeBadge, TestSteps } from './test-steps';
+import { href } from '../../../lib/links';
 
 export interface ConnectionTestModalProps {
   provider: ProviderView | null;
@@ -69,7 +70,7 @@ function ConnectionTest({ provider, onClose }: { provider: ProviderView; onClose
         get,{' '}
         <Anchor
           component={Link}
-          to={`/auth-test?provider=${encodeURIComponent(provider.id)}`}
+          to={href('authTest', { provider: provider.id })}
           underline="always"
         >
           try a test sign-in

@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { formatDateTime } from '../../../lib/format';
 import { useSaveSystemSettings, useSystemSettings } from '../api/system-api';
 import { errorMessage, notifySuccess } from '../utils/notify';
+import { errorMessages } from '../../../lib/form-errors';
 
 /** The lines of the field as the list of hosts (blank lines left out). */
 export function hostsOf(text: string): string[] {
@@ -28,7 +29,7 @@ function LinkHostsForm({ settings }: { settings: SystemSettings }) {
       allowedInternalLinkHosts: hostsOf(text),
     });
     if (!parsed.success) {
-      setError(parsed.error.issues.map((i) => i.message).join(' '));
+      setError(errorMessages(parsed.error).join(' '));
       return;
     }
     setError(undefined);

@@ -7,7 +7,6 @@
  */
 import {
   CatalogueSchema,
-  DepartmentListSchema,
   CourseDetailSchema,
   EnrolmentSchema,
   LearningOverviewSchema,
@@ -33,6 +32,7 @@ import {
 } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '../../../lib/api-client';
+import { queryString } from '../../../lib/query-string';
 import { USER_QUERY_PREFIX } from '../../../lib/auth/auth-context';
 
 const ROOT = [USER_QUERY_PREFIX, 'classroom-courses'] as const;
@@ -50,22 +50,10 @@ export const courseKeys = {
   candidates: (courseId: string, search: string) =>
     [...ROOT, 'course', courseId, 'candidates', search] as const,
   learning: [...ROOT, 'learning'] as const,
-  departments: [...ROOT, 'departments'] as const,
 };
 
 const enc = encodeURIComponent;
 const coursePath = (courseId: string) => `/api/courses/${enc(courseId)}`;
-
-/** `?a=1&b=x` from the defined, non-empty values (or '' when there are none). */
-function queryString(params: Readonly<Record<string, string | number | null | undefined>>) {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
-    if (value === undefined || value === null || value === '') continue;
-    search.set(key, String(value));
-  }
-  const text = search.toString();
-  return text ? `?${text}` : '';
-}
 
 /** What a change to a course makes stale: the course, every catalogue and the overview. */
 function invalidateCourse(queryClient: QueryClient, courseId: string | null) {
@@ -80,16 +68,6 @@ function invalidateCourse(queryClient: QueryClient, courseId: string | null) {
 
 // ---------------------------------------------------------------- catalogue and course
 
-/** GET /api/departments: the departments the user may see (department.view in any context). */
-export function useDepartmentList(enabled = true) {
-  return useQuery({
-    queryKey: courseKeys.departments,
-    queryFn: () => api.get('/api/departments', DepartmentListSchema).then((r) => r.departments),
-    staleTime: 60_000,
-    enabled,
-  });
-}
-
 export const CATALOGUE_PAGE_SIZE = 12;
 
 export type CatalogueParams = Partial<CatalogueQuery>;
@@ -102,6 +80,26 @@ export function useCatalogue(params: CatalogueParams, enabled = true) {
     placeholderData: keepPreviousData,
     enabled,
   });
+}
+
+export const COURSE_PICKER_SIZE = 50;
+
+/**
+ * A course picker's choices: the first courses of any state whose code, title or summary matches
+ * `search` (GET /api/courses, the catalogue's query).
+ */
+export function useCourseChoices(search: string) {
+  return useQuery({
+    queryKey: courseKeys.catalogue(courseChoiceParams(search)),
+    queryFn: () =>
+      api.get(`/api/courses${queryString({ ...courseChoiceParams(search) })}`, CatalogueSchema),
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+  });
+}
+
+function courseChoiceParams(search: string): CatalogueParams {
+  return { search, state: 'any', page: 1, pageSize: COURSE_PICKER_SIZE };
 }
 
 /** GET /api/courses/:courseId (null id: nothing is fetched, e.g. the creator's new course). */

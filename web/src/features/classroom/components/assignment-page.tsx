@@ -50,10 +50,11 @@ import {
 import { formatDateTime } from '../../../lib/format';
 import { discardUpload, uploadFile } from '../../../lib/upload';
 import { ConfirmModal } from '../../../components/confirm-modal';
-import { assignmentPath, coursePath } from '../course-format';
+
 import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
 import { forbiddenReason } from '../../../lib/access-denial';
 import { GradeRelease } from './grade-release';
+import { href } from '../../../lib/links';
 
 /** A file as a download link with its size. */
 export function FileLink({ file }: { file: SubmissionFile }) {
@@ -111,7 +112,7 @@ export function AssignmentPage() {
   const refused = forbiddenReason(assignment.error);
   if (refused) {
     return (
-      <AccessDeniedRedirect page="this assignment" reason={refused} to={coursePath(courseId)} />
+      <AccessDeniedRedirect page="this assignment" reason={refused} to={href('course', { courseId })} />
     );
   }
   if (assignment.isError || !assignment.data) {
@@ -127,7 +128,7 @@ export function AssignmentPage() {
   const a = assignment.data;
   return (
     <Stack gap="lg">
-      <Anchor component={Link} to={`/classroom/${encodeURIComponent(courseId)}`} size="sm">
+      <Anchor component={Link} to={href('course', { courseId: courseId })} size="sm">
         {`← ${a.courseTitle}`}
       </Anchor>
       <Title order={1}>{a.title}</Title>
@@ -667,7 +668,6 @@ function GraderOverview({
   assignment: AssignmentDetail;
 }) {
   const submissions = useSubmissions(assignment.id, { latest: true });
-  const base = assignmentPath(courseId, assignment.id);
 
   return (
     <section aria-labelledby="submissions-heading">
@@ -720,7 +720,7 @@ function GraderOverview({
                     <Table.Td>
                       <Anchor
                         component={Link}
-                        to={`${base}/grade?submission=${encodeURIComponent(s.id)}`}
+                        to={href('grader', { courseId, assignmentId: assignment.id, submission: s.id })}
                         aria-label={`Grade ${s.userName}`}
                       >
                         Grade

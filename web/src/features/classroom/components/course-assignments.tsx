@@ -40,7 +40,7 @@ import { IconAlertTriangle, IconPencil, IconTrash } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { assignmentPath } from '../course-format';
+
 import { CALENDAR_LABELS } from '../../../components/date-field';
 import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
 import { formatDateTime } from '../../../lib/format';
@@ -53,6 +53,8 @@ import {
   useUpdateAssignment,
 } from '../api/assignments-api';
 import { ConfirmModal } from '../../../components/confirm-modal';
+import { fieldErrors } from '../../../lib/form-errors';
+import { href } from '../../../lib/links';
 
 /** The learner's state of an assignment in words. */
 export function mineWords(a: Assignment): string {
@@ -108,7 +110,7 @@ export function CourseAssignments({ course }: { course: CourseDetail }) {
               {list.data.map((a) => (
                 <Table.Tr key={a.id}>
                   <Table.Td>
-                    <Anchor component={Link} to={assignmentPath(course.id, a.id)}>
+                    <Anchor component={Link} to={href('assignment', { courseId: course.id, assignmentId: a.id })}>
                       {a.title}
                     </Anchor>
                   </Table.Td>
@@ -321,9 +323,9 @@ function AssignmentEditor({
     const parsed = AssignmentCreateSchema.safeParse(toInput(values));
     if (!parsed.success) {
       const found: EditorErrors = {};
-      for (const issue of parsed.error.issues) {
-        const key = FIELD_OF[String(issue.path[0])];
-        if (key) found[key] ??= issue.message;
+      for (const [field, message] of Object.entries(fieldErrors(parsed.error))) {
+        const key = FIELD_OF[field];
+        if (key) found[key] ??= message;
       }
       setErrors(found);
       return;

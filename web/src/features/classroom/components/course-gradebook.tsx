@@ -27,6 +27,7 @@ import { Pager } from '../../../components/pager';
 import { useGradebook, useOverrideGrade } from '../api/assignments-api';
 import { downloadToDisk } from '../../../lib/upload';
 import { releaseStateWords } from './grade-release';
+import { fieldErrors, firstError } from '../../../lib/form-errors';
 
 const PAGE_SIZE = 25;
 
@@ -238,7 +239,7 @@ function OverrideModal({
     }
     const parsed = GradeOverrideSchema.safeParse({ points });
     if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Check the points');
+      setError(firstError(fieldErrors(parsed.error)) ?? 'Check the points');
       return;
     }
     setError(null);

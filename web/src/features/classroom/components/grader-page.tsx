@@ -38,10 +38,12 @@ import {
 } from '../api/assignments-api';
 import { formatDateTime } from '../../../lib/format';
 import { InlineFile } from './assignment-page';
-import { assignmentPath, coursePath } from '../course-format';
+
 import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
 import { forbiddenReason } from '../../../lib/access-denial';
 import { GradeRelease } from './grade-release';
+import { fieldErrors, firstError } from '../../../lib/form-errors';
+import { href } from '../../../lib/links';
 
 interface Learner {
   userId: string;
@@ -71,7 +73,7 @@ export function GraderPage() {
 
   const title = assignment.data ? `Grade: ${assignment.data.title}` : 'Grade';
   const back = (
-    <Anchor component={Link} to={assignmentPath(courseId, assignmentId)} size="sm">
+    <Anchor component={Link} to={href('assignment', { courseId, assignmentId })} size="sm">
       {`← ${assignment.data?.title ?? 'Assignment'}`}
     </Anchor>
   );
@@ -81,7 +83,7 @@ export function GraderPage() {
   const refused = forbiddenReason(assignment.error) ?? forbiddenReason(submissions.error);
   if (refused) {
     // Back to the assignment when only its submissions are refused, else to the course.
-    const to = assignment.data ? assignmentPath(courseId, assignmentId) : coursePath(courseId);
+    const to = assignment.data ? href('assignment', { courseId, assignmentId }) : href('course', { courseId });
     return <AccessDeniedRedirect page="the grading of this assignment" reason={refused} to={to} />;
   }
   const error = assignment.error ?? submissions.error;
@@ -224,7 +226,7 @@ function GradeForm({
     }
     const parsed = GradeSetSchema.safeParse({ points, feedbackHtml });
     if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Check the grade');
+      setError(firstError(fieldErrors(parsed.error)) ?? 'Check the grade');
       return;
     }
     setError(null);

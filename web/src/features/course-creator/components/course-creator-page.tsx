@@ -7,28 +7,13 @@
  * changes. An archived course shows only its publish step, where its editors restore it.
  */
 import type { CourseDetail, CourseUpdate } from '@learning-hub/core';
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Loader,
-  Modal,
-  Stack,
-  Stepper,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, Stack, Stepper, Text, Title } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useBlocker, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
 import { CourseAssignments } from '../../classroom/components/course-assignments';
 import { forbiddenReason } from '../../../lib/access-denial';
-import {
-  COURSE_STATE_COLORS,
-  COURSE_STATE_LABELS,
-  coursePath,
-} from '../../classroom/course-format';
+import { COURSE_STATE_COLORS, COURSE_STATE_LABELS } from '../../classroom/course-format';
 import { useCourse, useCreateCourse, useUpdateCourse } from '../../classroom/api/courses-api';
 import {
   BasicsForm,
@@ -45,6 +30,8 @@ import { PublishStep } from './publish-step';
 import { SaveStatus } from './save-status';
 import { StructureStep } from './structure-step';
 import { useAutosave } from './use-autosave';
+import { LeaveGuard } from '../../../components/leave-guard';
+import { href } from '../../../lib/links';
 
 const STEPS = ['Basics', 'Structure', 'Lessons', 'Assignments', 'Publish'] as const;
 
@@ -61,44 +48,6 @@ export function CourseCreatorPage() {
       <Title order={1}>Course Creator</Title>
       {courseId ? <CourseLoader key={courseId} courseId={courseId} /> : <CreateDraft />}
     </Stack>
-  );
-}
-
-/** Warns before leaving (another page, or closing the tab) while something is not saved. */
-function LeaveGuard({ dirty }: { dirty: boolean }) {
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) =>
-      dirty && currentLocation.pathname !== nextLocation.pathname,
-  );
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      event.returnValue = '';
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
-  return (
-    <Modal
-      opened={blocker.state === 'blocked'}
-      onClose={() => blocker.reset?.()}
-      title="Leave without saving?"
-      centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
-      <Stack gap="md">
-        <Text size="sm">Some changes are not saved yet. If you leave now, they are lost.</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => blocker.reset?.()}>
-            Stay on this page
-          </Button>
-          <Button color="red.9" onClick={() => blocker.proceed?.()}>
-            Leave
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
   );
 }
 
@@ -188,7 +137,7 @@ function CourseLoader({ courseId }: { courseId: string }) {
       <AccessDeniedRedirect
         page="Course Creator"
         reason={NOT_AN_EDITOR}
-        to={coursePath(courseId)}
+        to={href('course', { courseId })}
       />
     );
   }

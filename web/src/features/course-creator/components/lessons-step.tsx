@@ -9,6 +9,7 @@ import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
 import { useLesson, useUpdateLesson, type LessonInput } from '../../classroom/api/courses-api';
 import { SaveStatus } from './save-status';
 import { useAutosave } from './use-autosave';
+import { fieldErrors, firstError } from '../../../lib/form-errors';
 
 export function LessonsStep({
   course,
@@ -100,13 +101,9 @@ function LessonEditor({
     setValues(next);
     const parsed = LessonUpdateSchema.safeParse(next);
     if (!parsed.success) {
-      const found: Partial<Record<keyof LessonValues, string>> = {};
-      for (const issue of parsed.error.issues) {
-        const key = issue.path[0] as keyof LessonValues;
-        found[key] ??= issue.message;
-      }
+      const found = fieldErrors(parsed.error);
       setErrors(found);
-      autosave.invalid(parsed.error.issues[0]?.message ?? 'Check the lesson');
+      autosave.invalid(firstError(found) ?? 'Check the lesson');
       return;
     }
     setErrors({});

@@ -36,7 +36,8 @@ import {
   useUpdateMember,
   type DepartmentRole,
 } from '../api/departments-api';
-import { dayOf, endOfDayIso, personName } from './department-format';
+import { dayOf, endOfDayIso } from './department-format';
+import { displayName } from '../../../lib/format';
 
 type Candidate = z.infer<typeof DepartmentCandidateListSchema>['people'][number];
 
@@ -247,7 +248,7 @@ export function EditMemberDialog({
   const [role, setRole] = useState<DepartmentRole>(currentRole(member));
   const [endDate, setEndDate] = useState<string | null>(dayOf(member.expiresAt));
   const update = useUpdateMember(department.id, member.id);
-  const name = personName(member);
+  const name = displayName(member);
   return (
     <Modal
       opened
@@ -309,7 +310,7 @@ export function RemoveMemberDialog({
   onClose(): void;
 }) {
   const remove = useRemoveMember(department.id, member.id);
-  const name = personName(member);
+  const name = displayName(member);
   return (
     <ConfirmModal
       opened

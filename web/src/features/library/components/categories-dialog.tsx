@@ -10,7 +10,7 @@ import {
   useLibraryCategories,
   useRenameCategory,
 } from '../api/library-api';
-import { countText } from './library-format';
+import { countText } from '../../../lib/format';
 
 export function CategoriesDialog({ opened, onClose }: { opened: boolean; onClose(): void }) {
   const categories = useLibraryCategories(opened);

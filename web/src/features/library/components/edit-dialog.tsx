@@ -13,6 +13,7 @@ import {
   type ItemFieldErrors,
   type ItemFieldValues,
 } from './item-fields';
+import { contractErrors } from '../../../lib/form-errors';
 
 interface Errors extends ItemFieldErrors {
   title?: string | undefined;
@@ -60,14 +61,12 @@ function EditForm({ item, onClose }: { item: LibraryItem; onClose(): void }) {
       ...(typeof scope === 'string' ? {} : { scope }),
       ...(item.kind === 'link' ? { url: url.trim() } : {}),
     };
-    const parsed = LibraryItemUpdateSchema.safeParse(body);
-    const issue = (field: string) =>
-      parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === field)?.message;
+    const found = contractErrors(LibraryItemUpdateSchema, body);
     const next: Errors = {
-      title: issue('title'),
-      url: issue('url'),
+      title: found.title,
+      url: found.url,
       scope: typeof scope === 'string' ? scope : undefined,
-      tags: tagsError(fields.tags) ?? issue('tags'),
+      tags: tagsError(fields.tags) ?? found.tags,
     };
     setErrors(next);
     if (Object.values(next).some(Boolean)) return;

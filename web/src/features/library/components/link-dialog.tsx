@@ -13,6 +13,8 @@ import {
   type ItemFieldErrors,
   type ItemFieldValues,
 } from './item-fields';
+import { contractErrors } from '../../../lib/form-errors';
+import { href } from '../../../lib/links';
 
 interface Errors extends ItemFieldErrors {
   title?: string | undefined;
@@ -52,21 +54,19 @@ function LinkForm({ onClose }: { onClose(): void }) {
       categoryId: fields.categoryId,
       scope: typeof scope === 'string' ? { type: 'everyone' as const } : scope,
     };
-    const parsed = LibraryItemCreateSchema.safeParse(body);
-    const issue = (field: string) =>
-      parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === field)?.message;
+    const found = contractErrors(LibraryItemCreateSchema, body);
     const next: Errors = {
-      title: issue('title'),
-      url: url.trim() === '' ? 'Enter the web address' : issue('url'),
+      title: found.title,
+      url: url.trim() === '' ? 'Enter the web address' : found.url,
       scope: typeof scope === 'string' ? scope : undefined,
-      tags: tagsError(fields.tags) ?? issue('tags'),
+      tags: tagsError(fields.tags) ?? found.tags,
     };
     setErrors(next);
     if (Object.values(next).some(Boolean)) return;
     create.mutate(body, {
       onSuccess: (item) => {
         onClose();
-        void navigate(`/library/${encodeURIComponent(item.id)}`);
+        void navigate(href('libraryItem', { itemId: item.id }));
       },
     });
   }

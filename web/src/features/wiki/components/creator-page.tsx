@@ -39,19 +39,13 @@ import {
   RichTextEditor,
 } from '../../../components/rich-text/rich-text-editor';
 import { api, errorCode } from '../../../lib/api-client';
-import {
-  pageApiPath,
-  useCreateWikiPage,
-  useWikiList,
-  useWikiSpaces,
-  useWikiTree,
-  wikiKeys,
-  wikiPaths,
-} from '../api/wiki-api';
-import { useLeaveGuard } from './leave-guard';
+import { pageApiPath, useCreateWikiPage, useWikiList, useWikiSpaces, useWikiTree, wikiKeys } from '../api/wiki-api';
+import { useLeaveGuard } from '../../../components/leave-guard';
 import { useWikiPageLinks } from './page-links';
 import { buildTreeNodes, parentOptions } from './space-tree';
 import { titleError } from './wiki-format';
+import { QueryState } from '../../../components/query-state';
+import { href } from '../../../lib/links';
 
 type Start = WikiTemplateId | 'copy';
 const TOP = '(top)';
@@ -64,12 +58,7 @@ export function WikiCreatorPage() {
   return (
     <Stack gap="lg">
       <Title order={1}>Wiki Page Creator</Title>
-      {spaces.isPending && <Loader size="sm" aria-label="Loading the spaces" />}
-      {spaces.isError && (
-        <Alert color="red" role="alert">
-          {spaces.error.message}
-        </Alert>
-      )}
+      <QueryState query={spaces} label="Loading the spaces" />
       {spaces.data &&
         (creatable.length === 0 ? (
           <Alert color="yellow" title="No space to write in">
@@ -156,7 +145,7 @@ function CreatorForm({
                 ? `“${page.title}” was saved as a draft.`
                 : `“${page.title}” was published.`,
           });
-          void navigate(wikiPaths.page(page.id));
+          void navigate(href('wikiPage', { pageId: page.id }));
         },
       },
     );
