@@ -16,7 +16,11 @@ import {
 } from '@mantine/core';
 import { IconSchool } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { COURSE_STATE_COLORS, COURSE_STATE_LABELS, progressText } from '../features/classroom/course-format';
+import {
+  COURSE_STATE_COLORS,
+  COURSE_STATE_LABELS,
+  progressText,
+} from '../features/classroom/course-format';
 import { href } from '../lib/links';
 
 export interface CourseCardProps {

@@ -22,7 +22,13 @@ export function DueList({ items, empty }: { items: readonly DueItem[]; empty: st
         <li key={item.assignmentId}>
           <Group justify="space-between" wrap="wrap" gap={4} align="flex-start">
             <Stack gap={0} style={{ minWidth: 0 }}>
-              <Anchor component={Link} to={href('assignment', { courseId: item.courseId, assignmentId: item.assignmentId })}>
+              <Anchor
+                component={Link}
+                to={href('assignment', {
+                  courseId: item.courseId,
+                  assignmentId: item.assignmentId,
+                })}
+              >
                 {item.assignmentTitle}
               </Anchor>
               <Text size="xs" c="dimmed">

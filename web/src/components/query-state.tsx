@@ -22,6 +22,8 @@ export interface QueryLike<T> {
   isError: boolean;
   error: unknown;
   data: T | undefined;
+  /** `idle` with nothing loaded: a query that is not enabled, which shows nothing. */
+  fetchStatus?: string;
 }
 
 export interface QueryStateProps<T> {
@@ -80,6 +82,7 @@ export function QueryState<T>({
       </Stack>
     );
   }
+  if (query.isPending && query.fetchStatus === 'idle') return null;
   if (query.isPending || query.data === undefined) return <QueryLoader label={label} size={size} />;
   if (empty !== undefined && isEmpty(query.data)) return <>{empty}</>;
   return <>{children?.(query.data) ?? null}</>;

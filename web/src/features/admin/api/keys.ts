@@ -29,4 +29,3 @@ export const adminKeys = {
   jobs: [...ADMIN, 'jobs'] as const,
   jobList: (params: object) => [...ADMIN, 'jobs', params] as const,
 };
-

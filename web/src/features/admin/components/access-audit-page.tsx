@@ -1,5 +1,15 @@
 import { ACCESS_AUDIT_ACTIONS } from '@learning-hub/core';
-import { Group, Loader, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Group,
+  Loader,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useAccessAudit, type AccessAuditAction } from '../api/access-api';
 import { AUDIT_ACTION_LABELS } from '../utils/audit';
 import { dayBoundary } from '../utils/dates';

@@ -1,5 +1,19 @@
 import type { AuthSettings, ProviderMethod, ProviderView } from '@learning-hub/core';
-import { Alert, Anchor, Badge, Button, Group, Menu, Paper, Stack, Switch, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Menu,
+  Paper,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { IconChevronDown, IconCode, IconFlask, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';

@@ -58,11 +58,7 @@ export function ChecksTable({
               <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTime(e.timestamp)}</Table.Td>
               {userNames && (
                 <Table.Td>
-                  <Anchor
-                    component={Link}
-                    to={href('adminUser', { userId: e.userId })}
-                    size="sm"
-                  >
+                  <Anchor component={Link} to={href('adminUser', { userId: e.userId })} size="sm">
                     {userNames.get(e.userId) ?? e.userId}
                   </Anchor>
                 </Table.Td>

@@ -187,8 +187,8 @@ function OneTimePassword({ created, onDone }: { created: UserCreated; onDone(): 
   return (
     <Stack gap="md">
       <Text size="sm">
-        {displayName(user)} can now sign in as <strong>{user.username}</strong> with
-        this one-time password.
+        {displayName(user)} can now sign in as <strong>{user.username}</strong> with this one-time
+        password.
       </Text>
       <Alert color="yellow" variant="light" title="Copy it now">
         {ONE_TIME_PASSWORD_NOTICE}

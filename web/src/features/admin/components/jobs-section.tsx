@@ -1,5 +1,17 @@
 import { JOB_STATES, type JobState, type JobSummary } from '@learning-hub/core';
-import { Badge, Button, Group, Loader, Paper, Select, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useState } from 'react';
 import { Pager } from '../../../components/pager';
 import { formatDateTime } from '../../../lib/format';

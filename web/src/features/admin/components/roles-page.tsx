@@ -1,5 +1,17 @@
 import { ALL_PERMISSION_IDS } from '@learning-hub/core';
-import { Badge, Button, Card, Group, Paper, SimpleGrid, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Card,
+  Group,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { IconLock, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useDeleteRole, useRoles, type RoleWithUsage } from '../api/roles-api';

@@ -1,5 +1,16 @@
 import type { StorageSort, StorageUsage, UploadLimits, UserStorage } from '@learning-hub/core';
-import { Anchor, Badge, Group, Loader, Paper, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconSelector } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { Pager } from '../../../components/pager';

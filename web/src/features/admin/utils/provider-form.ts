@@ -420,7 +420,8 @@ export function validateProvider(values: ProviderFormValues, editing: boolean): 
   const parsed = ProviderInputSchema.safeParse(toProviderInput(values));
   if (!parsed.success) {
     const found = fieldErrors(parsed.error, (path) => fieldOfIssue(values.method, path));
-    for (const [field, message] of Object.entries(found)) errors[field] ??= friendlyMessage(message);
+    for (const [field, message] of Object.entries(found))
+      errors[field] ??= friendlyMessage(message);
   }
   if (Object.keys(errors).length > 0 || !parsed.success) return { success: false, errors };
   return { success: true, input: parsed.data };

@@ -7,6 +7,7 @@
  */
 import {
   CatalogueSchema,
+  CourseListSchema,
   CourseDetailSchema,
   EnrolmentSchema,
   LearningOverviewSchema,
@@ -41,6 +42,7 @@ export const courseKeys = {
   all: ROOT,
   catalogues: [...ROOT, 'catalogue'] as const,
   catalogue: (params: object) => [...ROOT, 'catalogue', params] as const,
+  choices: (search: string) => [...ROOT, 'catalogue', 'choices', search] as const,
   /** One course and everything below it (lessons, participants, candidates). */
   course: (courseId: string) => [...ROOT, 'course', courseId] as const,
   detail: (courseId: string) => [...ROOT, 'course', courseId, 'detail'] as const,
@@ -86,20 +88,20 @@ export const COURSE_PICKER_SIZE = 50;
 
 /**
  * A course picker's choices: the first courses of any state whose code, title or summary matches
- * `search` (GET /api/courses, the catalogue's query).
+ * `search` (GET /api/courses read as the admin contract's course list: id, code, title). Under the
+ * catalogues' key, so what makes the catalogues stale makes the choices stale too.
  */
 export function useCourseChoices(search: string) {
   return useQuery({
-    queryKey: courseKeys.catalogue(courseChoiceParams(search)),
+    queryKey: courseKeys.choices(search),
     queryFn: () =>
-      api.get(`/api/courses${queryString({ ...courseChoiceParams(search) })}`, CatalogueSchema),
+      api.get(
+        `/api/courses${queryString({ search, state: 'any', page: 1, pageSize: COURSE_PICKER_SIZE })}`,
+        CourseListSchema,
+      ),
     placeholderData: keepPreviousData,
     staleTime: 60_000,
   });
-}
-
-function courseChoiceParams(search: string): CatalogueParams {
-  return { search, state: 'any', page: 1, pageSize: COURSE_PICKER_SIZE };
 }
 
 /** GET /api/courses/:courseId (null id: nothing is fetched, e.g. the creator's new course). */

@@ -1,5 +1,16 @@
 import { findRoute } from '@learning-hub/core';
-import { Button, Group, Loader, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Button,
+  Group,
+  Loader,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useId, useState } from 'react';
@@ -7,10 +18,7 @@ import { Link } from 'react-router';
 import { CourseCard } from '../../../components/course-card';
 import { Pager } from '../../../components/pager';
 import { useCan } from '../../../lib/auth/use-can';
-import {
-  CATALOGUE_PAGE_SIZE,
-  useCatalogue,
-} from '../api/courses-api';
+import { CATALOGUE_PAGE_SIZE, useCatalogue } from '../api/courses-api';
 import { useDepartmentChoices } from '../../departments/api/departments-api';
 import { useFilterParams } from '../../../lib/use-filter-params';
 

@@ -21,7 +21,6 @@ import {
   Button,
   Checkbox,
   Group,
-  Loader,
   Modal,
   NumberInput,
   Select,
@@ -55,6 +54,7 @@ import {
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { fieldErrors } from '../../../lib/form-errors';
 import { href } from '../../../lib/links';
+import { QueryState } from '../../../components/query-state';
 
 /** The learner's state of an assignment in words. */
 export function mineWords(a: Assignment): string {
@@ -87,12 +87,11 @@ export function CourseAssignments({ course }: { course: CourseDetail }) {
         <Title order={2}>Assignments</Title>
         {canManage && <Button onClick={() => setEditing('new')}>New assignment</Button>}
       </Group>
-      {list.isLoading && <Loader size="sm" aria-label="Loading the assignments" />}
-      {list.isError && (
-        <Alert color="red" role="alert">
-          {`Couldn't load the assignments: ${list.error.message}`}
-        </Alert>
-      )}
+      <QueryState
+        query={list}
+        label="Loading the assignments"
+        errorTitle="Couldn't load the assignments"
+      />
       {list.data && list.data.length === 0 && <Text>No assignments yet.</Text>}
       {list.data && list.data.length > 0 && (
         <Table.ScrollContainer minWidth={560}>
@@ -110,7 +109,10 @@ export function CourseAssignments({ course }: { course: CourseDetail }) {
               {list.data.map((a) => (
                 <Table.Tr key={a.id}>
                   <Table.Td>
-                    <Anchor component={Link} to={href('assignment', { courseId: course.id, assignmentId: a.id })}>
+                    <Anchor
+                      component={Link}
+                      to={href('assignment', { courseId: course.id, assignmentId: a.id })}
+                    >
                       {a.title}
                     </Anchor>
                   </Table.Td>

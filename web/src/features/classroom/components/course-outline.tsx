@@ -50,7 +50,10 @@ export function CourseOutline({ course }: { course: CourseDetail }) {
                   {showProgress && <CompletionIcon completed={lesson.completed} />}
                   <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
                     {canRead ? (
-                      <Anchor component={Link} to={href('lesson', { courseId: course.id, lessonId: lesson.id })}>
+                      <Anchor
+                        component={Link}
+                        to={href('lesson', { courseId: course.id, lessonId: lesson.id })}
+                      >
                         {lesson.title}
                       </Anchor>
                     ) : (

@@ -1,5 +1,20 @@
 import type { CourseDetail } from '@learning-hub/core';
-import { Alert, Anchor, Badge, Breadcrumbs, Button, Grid, Group, Image, Paper, Progress, Stack, Tabs, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Breadcrumbs,
+  Button,
+  Grid,
+  Group,
+  Image,
+  Paper,
+  Progress,
+  Stack,
+  Tabs,
+  Text,
+  Title,
+} from '@mantine/core';
 import { IconArrowRight, IconCircleCheck, IconEdit } from '@tabler/icons-react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { SideScroll } from '../../../components/side-scroll';
@@ -7,7 +22,12 @@ import { SideScroll } from '../../../components/side-scroll';
 import { RichTextView } from '../../../components/rich-text/rich-text-view';
 
 import { useCourse } from '../api/courses-api';
-import { COURSE_STATE_COLORS, COURSE_STATE_LABELS, formatDate, progressText } from '../course-format';
+import {
+  COURSE_STATE_COLORS,
+  COURSE_STATE_LABELS,
+  formatDate,
+  progressText,
+} from '../course-format';
 import { CourseAssignments } from './course-assignments';
 import { CourseGradebook } from './course-gradebook';
 import { CourseOutline } from './course-outline';

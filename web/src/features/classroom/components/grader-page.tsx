@@ -44,6 +44,7 @@ import { forbiddenReason } from '../../../lib/access-denial';
 import { GradeRelease } from './grade-release';
 import { fieldErrors, firstError } from '../../../lib/form-errors';
 import { href } from '../../../lib/links';
+import { QueryState, ErrorAlert } from '../../../components/query-state';
 
 interface Learner {
   userId: string;
@@ -83,7 +84,9 @@ export function GraderPage() {
   const refused = forbiddenReason(assignment.error) ?? forbiddenReason(submissions.error);
   if (refused) {
     // Back to the assignment when only its submissions are refused, else to the course.
-    const to = assignment.data ? href('assignment', { courseId, assignmentId }) : href('course', { courseId });
+    const to = assignment.data
+      ? href('assignment', { courseId, assignmentId })
+      : href('course', { courseId });
     return <AccessDeniedRedirect page="the grading of this assignment" reason={refused} to={to} />;
   }
   const error = assignment.error ?? submissions.error;
@@ -271,11 +274,7 @@ function GradeForm({
             maw={240}
           />
           <RichTextEditor label="Feedback" value={feedbackHtml} onChange={setFeedbackHtml} />
-          {grade.isError && (
-            <Alert color="red" role="alert">
-              {grade.error.message}
-            </Alert>
-          )}
+          {grade.isError && <ErrorAlert error={grade.error} />}
           <Group>
             <Button type="submit" loading={grade.isPending}>
               Save grade
@@ -295,12 +294,11 @@ function GradeHistoryList({ assignmentId, userId }: { assignmentId: string; user
       <Title order={2} size="h3" id="history-heading" mb="xs">
         Grade history
       </Title>
-      {history.isLoading && <Loader size="sm" aria-label="Loading the grade history" />}
-      {history.isError && (
-        <Alert color="red" role="alert">
-          {`Couldn't load the history: ${history.error.message}`}
-        </Alert>
-      )}
+      <QueryState
+        query={history}
+        label="Loading the grade history"
+        errorTitle="Couldn't load the history"
+      />
       {history.data && history.data.length === 0 && <Text c="dimmed">Not graded yet.</Text>}
       {history.data && history.data.length > 0 && (
         <List aria-label="Grade history">

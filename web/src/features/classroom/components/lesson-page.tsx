@@ -1,15 +1,27 @@
 import type { CourseDetail, LessonOutline } from '@learning-hub/core';
-import { Alert, Anchor, Box, Breadcrumbs, Button, Drawer, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import {
+  Anchor,
+  Box,
+  Breadcrumbs,
+  Button,
+  Drawer,
+  Grid,
+  Group,
+  Paper,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconArrowLeft, IconArrowRight, IconCheck, IconListDetails } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
 
 import { RichTextView } from '../../../components/rich-text/rich-text-view';
 
-import { errorMessage, formatDuration } from '../course-format';
+import { formatDuration } from '../course-format';
 import { useCourse, useLesson, useSetLessonProgress } from '../api/courses-api';
 import { OutlineNav } from './course-outline';
-import { QueryState } from '../../../components/query-state';
+import { QueryState, ErrorAlert } from '../../../components/query-state';
 import { href } from '../../../lib/links';
 
 function findLesson(course: CourseDetail | undefined, lessonId: string | null) {
@@ -154,11 +166,7 @@ export function LessonPage() {
                 )}
               </Group>
             )}
-            {progress.isError && (
-              <Alert color="red" role="alert">
-                {errorMessage(progress.error)}
-              </Alert>
-            )}
+            {progress.isError && <ErrorAlert error={progress.error} />}
             <Group
               justify="space-between"
               wrap="nowrap"

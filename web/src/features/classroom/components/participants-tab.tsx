@@ -1,6 +1,5 @@
 import { COURSE_ROLE_IDS, type CourseDetail, type CourseRole } from '@learning-hub/core';
 import {
-  Alert,
   Badge,
   Button,
   Checkbox,
@@ -21,7 +20,7 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { DateField } from '../../../components/date-field';
 import { displayName } from '../../../lib/format';
-import { courseRoleLabel, errorMessage, formatDate } from '../course-format';
+import { courseRoleLabel, formatDate } from '../course-format';
 import {
   useCandidates,
   useParticipants,
@@ -29,7 +28,7 @@ import {
   useSetParticipant,
   type Candidate,
 } from '../api/courses-api';
-import { QueryState } from '../../../components/query-state';
+import { QueryState, ErrorAlert } from '../../../components/query-state';
 
 interface Person {
   id: string;
@@ -164,11 +163,7 @@ function AddPeopleModal({
                 onChange={(event) => setSearch(event.currentTarget.value)}
                 data-autofocus
               />
-              {candidates.isError && (
-                <Alert color="red" role="alert">
-                  {errorMessage(candidates.error)}
-                </Alert>
-              )}
+              {candidates.isError && <ErrorAlert error={candidates.error} />}
               {candidates.isPending && <Loader size="xs" aria-label="Searching" />}
               {candidates.data && candidates.data.length === 0 && (
                 <Text size="sm" c="dimmed">
@@ -205,11 +200,7 @@ function AddPeopleModal({
             </Stack>
           )}
           <RolesAndEnd roles={roles} onRoles={setRoles} endDate={endDate} onEndDate={setEndDate} />
-          {save.isError && (
-            <Alert color="red" role="alert">
-              {errorMessage(save.error)}
-            </Alert>
-          )}
+          {save.isError && <ErrorAlert error={save.error} />}
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               Cancel
@@ -262,11 +253,7 @@ function EditParticipantModal({
       >
         <Stack gap="md">
           <RolesAndEnd roles={roles} onRoles={setRoles} endDate={endDate} onEndDate={setEndDate} />
-          {save.isError && (
-            <Alert color="red" role="alert">
-              {errorMessage(save.error)}
-            </Alert>
-          )}
+          {save.isError && <ErrorAlert error={save.error} />}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel
@@ -303,11 +290,7 @@ function RemoveParticipantModal({
         <Text size="sm">
           {`${displayName(member)} loses every role in ${course.title}. Their work and grades are kept.`}
         </Text>
-        {remove.isError && (
-          <Alert color="red" role="alert">
-            {errorMessage(remove.error)}
-          </Alert>
-        )}
+        {remove.isError && <ErrorAlert error={remove.error} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

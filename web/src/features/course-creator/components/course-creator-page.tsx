@@ -7,12 +7,12 @@
  * changes. An archived course shows only its publish step, where its editors restore it.
  */
 import type { CourseDetail, CourseUpdate } from '@learning-hub/core';
-import { Alert, Badge, Button, Group, Loader, Stack, Stepper, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Stack, Stepper, Text, Title } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
 import { CourseAssignments } from '../../classroom/components/course-assignments';
-import { forbiddenReason } from '../../../lib/access-denial';
+
 import { COURSE_STATE_COLORS, COURSE_STATE_LABELS } from '../../classroom/course-format';
 import { useCourse, useCreateCourse, useUpdateCourse } from '../../classroom/api/courses-api';
 import {
@@ -32,6 +32,7 @@ import { StructureStep } from './structure-step';
 import { useAutosave } from './use-autosave';
 import { LeaveGuard } from '../../../components/leave-guard';
 import { href } from '../../../lib/links';
+import { QueryState, ErrorAlert } from '../../../components/query-state';
 
 const STEPS = ['Basics', 'Structure', 'Lessons', 'Assignments', 'Publish'] as const;
 
@@ -98,11 +99,7 @@ function CreateDraft() {
                     coverUrl={null}
                     onChange={(patch) => setValues((v) => ({ ...v, ...patch }))}
                   />
-                  {create.isError && (
-                    <Alert color="red" role="alert">
-                      {create.error.message}
-                    </Alert>
-                  )}
+                  {create.isError && <ErrorAlert error={create.error} />}
                   <Group>
                     <Button type="submit" loading={create.isPending}>
                       Create draft
@@ -120,14 +117,15 @@ function CreateDraft() {
 
 function CourseLoader({ courseId }: { courseId: string }) {
   const course = useCourse(courseId);
-  if (course.isLoading) return <Loader aria-label="Loading the course" />;
-  const refused = forbiddenReason(course.error);
-  if (refused) return <AccessDeniedRedirect page="this course" reason={refused} />;
-  if (course.isError || !course.data) {
+  if (course.isPending || course.isError) {
     return (
-      <Alert color="red" role="alert">
-        {`Couldn't load the course: ${course.error?.message ?? 'not found'}`}
-      </Alert>
+      <QueryState
+        query={course}
+        label="Loading the course"
+        size="page"
+        denied={{ page: 'this course' }}
+        errorTitle="Couldn't load the course"
+      />
     );
   }
   if (course.data.viewer.canRestore) return <ArchivedCourse course={course.data} />;

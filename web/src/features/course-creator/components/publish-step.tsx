@@ -30,6 +30,7 @@ import { useLessons } from '../api/creator-api';
 import { outlineFromSections } from './outline-order';
 import { fieldErrors } from '../../../lib/form-errors';
 import { href } from '../../../lib/links';
+import { ErrorAlert } from '../../../components/query-state';
 
 export interface CheckItem {
   label: string;
@@ -330,11 +331,7 @@ function CopyModal({
             error={errors.title}
             onChange={(e) => setTitle(e.currentTarget.value)}
           />
-          {copy.isError && (
-            <Alert color="red" role="alert">
-              {copy.error.message}
-            </Alert>
-          )}
+          {copy.isError && <ErrorAlert error={copy.error} />}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel

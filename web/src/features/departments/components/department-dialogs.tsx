@@ -16,6 +16,7 @@ import { isClientError } from '../../../lib/api-client';
 import { useUpdateDepartment } from '../api/departments-api';
 import { fieldErrors, firstError } from '../../../lib/form-errors';
 import { href } from '../../../lib/links';
+import { ErrorAlert } from '../../../components/query-state';
 
 interface DialogProps {
   department: DepartmentDetail;
@@ -76,11 +77,7 @@ function DescriptionForm({ department, onClose }: Omit<DialogProps, 'opened'>) {
           error={error}
           minHeight="10rem"
         />
-        {update.isError && (
-          <Alert color="red" role="alert">
-            {update.error.message}
-          </Alert>
-        )}
+        {update.isError && <ErrorAlert error={update.error} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
@@ -133,7 +130,9 @@ function RenameForm({ department, onClose }: Omit<DialogProps, 'opened'>) {
             color: 'green',
             message: `The department is now called ${renamed.name}.`,
           });
-          void navigate(href('department', { deptName: renamed.slug ?? renamed.id }), { replace: true });
+          void navigate(href('department', { deptName: renamed.slug ?? renamed.id }), {
+            replace: true,
+          });
         },
       },
     );

@@ -5,7 +5,19 @@
  * department (`can.manage`: description and members; `can.administer`: name and archiving).
  */
 import type { DepartmentDetail } from '@learning-hub/core';
-import { Anchor, Badge, Breadcrumbs, Button, Group, List, Paper, Progress, Stack, Text, Title } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Breadcrumbs,
+  Button,
+  Group,
+  List,
+  Paper,
+  Progress,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { IconArchive, IconArchiveOff, IconEdit, IconPencil } from '@tabler/icons-react';
 import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';

@@ -5,7 +5,18 @@
  */
 import type { z } from 'zod';
 import type { DepartmentSchema } from '@learning-hub/core';
-import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  Title,
+} from '@mantine/core';
 import { IconPlus, IconUsers } from '@tabler/icons-react';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
@@ -83,7 +94,11 @@ function DepartmentCard({ department }: { department: Department }) {
       <Stack gap="xs">
         <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
           <Title order={2} size="h4" id={titleId} style={{ overflowWrap: 'anywhere' }}>
-            <Anchor component={Link} to={href('department', { deptName: department.slug ?? department.id })} inherit>
+            <Anchor
+              component={Link}
+              to={href('department', { deptName: department.slug ?? department.id })}
+              inherit
+            >
               {department.name}
             </Anchor>
           </Title>

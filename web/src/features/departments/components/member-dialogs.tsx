@@ -9,7 +9,6 @@ import type {
   DepartmentMember,
 } from '@learning-hub/core';
 import {
-  Alert,
   Badge,
   Button,
   Group,
@@ -38,6 +37,7 @@ import {
 } from '../api/departments-api';
 import { dayOf, endOfDayIso } from './department-format';
 import { displayName } from '../../../lib/format';
+import { ErrorAlert } from '../../../components/query-state';
 
 type Candidate = z.infer<typeof DepartmentCandidateListSchema>['people'][number];
 
@@ -158,11 +158,7 @@ function AddMemberForm({ department, onClose }: { department: DepartmentDetail; 
               onChange={(event) => setSearch(event.currentTarget.value)}
               data-autofocus
             />
-            {candidates.isError && (
-              <Alert color="red" role="alert">
-                {candidates.error.message}
-              </Alert>
-            )}
+            {candidates.isError && <ErrorAlert error={candidates.error} />}
             {debounced !== '' && candidates.isPending && (
               <Loader size="xs" aria-label="Searching" />
             )}
@@ -213,11 +209,7 @@ function AddMemberForm({ department, onClose }: { department: DepartmentDetail; 
           </Stack>
         )}
         <RoleAndEnd role={role} onRole={setRole} endDate={endDate} onEndDate={setEndDate} />
-        {add.isError && (
-          <Alert color="red" role="alert">
-            {add.error.message}
-          </Alert>
-        )}
+        {add.isError && <ErrorAlert error={add.error} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
@@ -281,11 +273,7 @@ export function EditMemberDialog({
             </Text>
           )}
           <RoleAndEnd role={role} onRole={setRole} endDate={endDate} onEndDate={setEndDate} />
-          {update.isError && (
-            <Alert color="red" role="alert">
-              {update.error.message}
-            </Alert>
-          )}
+          {update.isError && <ErrorAlert error={update.error} />}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel

@@ -21,7 +21,11 @@ function ToGrade({ items }: { items: LearningOverview['toGrade'] }) {
             <Stack gap={0} style={{ minWidth: 0 }}>
               <Anchor
                 component={Link}
-                to={href('grader', { courseId: item.courseId, assignmentId: item.assignmentId, submission: item.firstSubmissionId })}
+                to={href('grader', {
+                  courseId: item.courseId,
+                  assignmentId: item.assignmentId,
+                  submission: item.firstSubmissionId,
+                })}
               >
                 {item.assignmentTitle}
               </Anchor>
@@ -49,7 +53,11 @@ function RecentHandIns({ items }: { items: LearningOverview['recentHandIns'] }) 
             <Group justify="space-between" wrap="wrap" gap={4} align="baseline">
               <Anchor
                 component={Link}
-                to={href('grader', { courseId: h.courseId, assignmentId: h.assignmentId, submission: h.submissionId })}
+                to={href('grader', {
+                  courseId: h.courseId,
+                  assignmentId: h.assignmentId,
+                  submission: h.submissionId,
+                })}
                 style={{ minWidth: 0 }}
               >
                 {`${h.learnerName}: ${h.assignmentTitle}`}
@@ -112,7 +120,11 @@ function TaughtCourses({ courses }: { courses: LearningOverview['teaching'] }) {
               <Group gap="md" wrap="wrap">
                 <Text size="sm">{count(c.learners, 'learner', 'learners')}</Text>
                 {c.toGrade > 0 ? (
-                  <Anchor component={Link} to={href('course', { courseId: c.courseId, tab: 'assignments' })} size="sm">
+                  <Anchor
+                    component={Link}
+                    to={href('course', { courseId: c.courseId, tab: 'assignments' })}
+                    size="sm"
+                  >
                     {`${c.toGrade} to grade`}
                   </Anchor>
                 ) : (
@@ -137,7 +149,10 @@ function TeachingDue({ items }: { items: LearningOverview['teachingDue'] }) {
         <li key={d.assignmentId}>
           <Group justify="space-between" wrap="wrap" gap={4} align="flex-start">
             <Stack gap={0} style={{ minWidth: 0 }}>
-              <Anchor component={Link} to={href('assignment', { courseId: d.courseId, assignmentId: d.assignmentId })}>
+              <Anchor
+                component={Link}
+                to={href('assignment', { courseId: d.courseId, assignmentId: d.assignmentId })}
+              >
                 {d.assignmentTitle}
               </Anchor>
               <Text size="xs" c="dimmed">

@@ -5,7 +5,11 @@ import { Link } from 'react-router';
 import { ContinueCard } from '../../../components/continue-card';
 import { CourseCard } from '../../../components/course-card';
 import { DueList } from '../../../components/due-list';
-import { COURSE_STATE_COLORS, COURSE_STATE_LABELS, formatDate } from '../../classroom/course-format';
+import {
+  COURSE_STATE_COLORS,
+  COURSE_STATE_LABELS,
+  formatDate,
+} from '../../classroom/course-format';
 import { useLearningOverview } from '../../classroom/api/courses-api';
 import { QueryState } from '../../../components/query-state';
 import { href } from '../../../lib/links';
@@ -53,7 +57,10 @@ function RecentGrades({ grades }: { grades: LearningOverview['recentGrades'] }) 
                 {`${g.points} / ${g.maxPoints}`}
               </Table.Td>
               <Table.Td>
-                <Anchor component={Link} to={href('course', { courseId: g.courseId, tab: 'grades' })}>
+                <Anchor
+                  component={Link}
+                  to={href('course', { courseId: g.courseId, tab: 'grades' })}
+                >
                   {g.courseTitle}
                 </Anchor>
               </Table.Td>

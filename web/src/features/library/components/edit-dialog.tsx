@@ -1,6 +1,6 @@
 /** Editing an item: title, description (rich text), a link's address, scope, category and tags. */
 import { LibraryItemUpdateSchema, type LibraryItem } from '@learning-hub/core';
-import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
@@ -14,6 +14,7 @@ import {
   type ItemFieldValues,
 } from './item-fields';
 import { contractErrors } from '../../../lib/form-errors';
+import { ErrorAlert } from '../../../components/query-state';
 
 interface Errors extends ItemFieldErrors {
   title?: string | undefined;
@@ -116,11 +117,7 @@ function EditForm({ item, onClose }: { item: LibraryItem; onClose(): void }) {
           onChange={setDescriptionHtml}
           minHeight="8rem"
         />
-        {update.isError && (
-          <Alert color="red" role="alert">
-            {update.error.message}
-          </Alert>
-        )}
+        {update.isError && <ErrorAlert error={update.error} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

@@ -5,7 +5,22 @@
  * categories are offered by what the list says the user may do (`canUpload`, `canManage`).
  */
 import { LIBRARY_ITEM_KINDS, type LibraryItemSummary, type LibraryList } from '@learning-hub/core';
-import { Box, Anchor, Badge, Button, Checkbox, Group, Loader, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Box,
+  Anchor,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Loader,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import {
   IconArrowLeft,
@@ -402,11 +417,7 @@ function ItemTable({
                 <Group gap="sm" wrap="nowrap" align="flex-start">
                   <ItemPicture item={item} />
                   <Stack gap={4} style={{ minWidth: 0 }}>
-                    <Anchor
-                      component={Link}
-                      to={href('libraryItem', { itemId: item.id })}
-                      fw={500}
-                    >
+                    <Anchor component={Link} to={href('libraryItem', { itemId: item.id })} fw={500}>
                       {item.title}
                     </Anchor>
                     {item.tags.length > 0 && (

@@ -1,6 +1,6 @@
 /** "Add link": a web address as a library item (title, address, scope, category, tags, description). */
 import { LibraryItemCreateSchema } from '@learning-hub/core';
-import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
@@ -15,6 +15,7 @@ import {
 } from './item-fields';
 import { contractErrors } from '../../../lib/form-errors';
 import { href } from '../../../lib/links';
+import { ErrorAlert } from '../../../components/query-state';
 
 interface Errors extends ItemFieldErrors {
   title?: string | undefined;
@@ -103,11 +104,7 @@ function LinkForm({ onClose }: { onClose(): void }) {
           onChange={setDescriptionHtml}
           minHeight="6rem"
         />
-        {create.isError && (
-          <Alert color="red" role="alert">
-            {create.error.message}
-          </Alert>
-        )}
+        {create.isError && <ErrorAlert error={create.error} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

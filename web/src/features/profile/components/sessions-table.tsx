@@ -1,5 +1,16 @@
 import type { SessionInfo } from '@learning-hub/core';
-import { Badge, Button, Group, Modal, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Group,
+  Modal,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { AUTH_METHOD_LABELS } from '../../../lib/auth/auth-method';

@@ -22,6 +22,7 @@ import {
 import type { z } from 'zod';
 import {
   keepPreviousData,
+  queryOptions,
   useMutation,
   useQuery,
   useQueryClient,
@@ -107,11 +108,15 @@ export function searchWikiPages(text: string, signal?: AbortSignal) {
 }
 
 /** GET /api/wiki/pages/{pageId}. */
-export function useWikiPage(pageId: string) {
-  return useQuery({
+export function wikiPageQuery(pageId: string) {
+  return queryOptions({
     queryKey: wikiKeys.detail(pageId),
     queryFn: ({ signal }) => api.get(pageApiPath(pageId), WikiPageSchema, { signal }),
   });
+}
+
+export function useWikiPage(pageId: string) {
+  return useQuery(wikiPageQuery(pageId));
 }
 
 export const REVISIONS_PAGE_SIZE = 25;

@@ -8,7 +8,6 @@
  */
 import {
   WIKI_TEMPLATES,
-  WikiPageSchema,
   type WikiPageStatus,
   type WikiSpace,
   type WikiTemplateId,
@@ -38,8 +37,14 @@ import {
   preloadRichTextEditor,
   RichTextEditor,
 } from '../../../components/rich-text/rich-text-editor';
-import { api, errorCode } from '../../../lib/api-client';
-import { pageApiPath, useCreateWikiPage, useWikiList, useWikiSpaces, useWikiTree, wikiKeys } from '../api/wiki-api';
+import { errorCode } from '../../../lib/api-client';
+import {
+  useCreateWikiPage,
+  useWikiList,
+  useWikiSpaces,
+  useWikiTree,
+  wikiPageQuery,
+} from '../api/wiki-api';
 import { useLeaveGuard } from '../../../components/leave-guard';
 import { useWikiPageLinks } from './page-links';
 import { buildTreeNodes, parentOptions } from './space-tree';
@@ -319,10 +324,7 @@ function CopySource({ onPick }: { onPick(page: { title: string; html: string }):
           setLoading(true);
           setError(null);
           queryClient
-            .fetchQuery({
-              queryKey: wikiKeys.detail(id),
-              queryFn: () => api.get(pageApiPath(id), WikiPageSchema),
-            })
+            .fetchQuery(wikiPageQuery(id))
             .then(
               (page) => onPick({ title: page.title, html: page.html }),
               (failed: unknown) =>

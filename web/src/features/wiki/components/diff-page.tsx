@@ -31,7 +31,7 @@ import { useWikiDiff, useWikiPage } from '../api/wiki-api';
 import { PageBreadcrumbs, PageError } from './page-view';
 import { PHONE_QUERY } from './wiki-format';
 import './wiki.css';
-import { QueryLoader } from '../../../components/query-state';
+import { QueryLoader, ErrorAlert } from '../../../components/query-state';
 import { href } from '../../../lib/links';
 
 type Block = WikiDiff['blocks'][number];
@@ -103,11 +103,7 @@ export function WikiDiffPage() {
         </Alert>
       )}
       {diff.isPending && from > 0 && to > 0 && <Loader size="sm" aria-label="Comparing" />}
-      {diff.isError && (
-        <Alert color="red" role="alert">
-          {diff.error.message}
-        </Alert>
-      )}
+      {diff.isError && <ErrorAlert error={diff.error} />}
       {diff.data && (
         <>
           <Summary pageId={pageId} diff={diff.data} />

@@ -27,7 +27,8 @@ export function WikiGoPage() {
       </Missing>
     );
   }
-  if (resolved.data) return <Navigate to={href('wikiPage', { pageId: resolved.data.id })} replace />;
+  if (resolved.data)
+    return <Navigate to={href('wikiPage', { pageId: resolved.data.id })} replace />;
   if (resolved.isPending) return <Loader aria-label="Finding the page" />;
   const refused = forbiddenReason(resolved.error);
   if (refused) return <AccessDeniedRedirect page="the wiki" reason={refused} to="/wiki" />;

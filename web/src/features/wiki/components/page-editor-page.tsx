@@ -215,7 +215,10 @@ function PageEditor({ page }: { page: WikiPage }) {
                   Save
                 </Button>
               )}
-              <Button variant="subtle" onClick={() => void navigate(href('wikiPage', { pageId: page.id }))}>
+              <Button
+                variant="subtle"
+                onClick={() => void navigate(href('wikiPage', { pageId: page.id }))}
+              >
                 Cancel
               </Button>
             </Group>

@@ -13,7 +13,11 @@ export function wikiPageLinks(spaceKey: string): PageLinkSource {
   return {
     search: (text, signal) =>
       searchWikiPages(text, signal).then((pages) =>
-        pages.map((p) => ({ href: href('wikiPage', { pageId: p.id }), title: p.title, detail: p.spaceName })),
+        pages.map((p) => ({
+          href: href('wikiPage', { pageId: p.id }),
+          title: p.title,
+          detail: p.spaceName,
+        })),
       ),
     // Only a title a page could have (one line, none of [ ] | # / \).
     newPageHref: (title) =>

@@ -6,7 +6,20 @@
  * reader may do (`can`). Opening the page counts a view once.
  */
 import type { WikiPage } from '@learning-hub/core';
-import { Alert, Anchor, Box, Breadcrumbs, Button, Collapse, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Box,
+  Breadcrumbs,
+  Button,
+  Collapse,
+  Grid,
+  Group,
+  Paper,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import {
@@ -27,7 +40,14 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmModal } from '../../../components/confirm-modal';
 
 import { formatDateTime, countText } from '../../../lib/format';
-import { recordWikiView, useFollowWikiPage, usePurgeWikiPage, useTrashWikiPage, useWikiPage, useWikiTree } from '../api/wiki-api';
+import {
+  recordWikiView,
+  useFollowWikiPage,
+  usePurgeWikiPage,
+  useTrashWikiPage,
+  useWikiPage,
+  useWikiTree,
+} from '../api/wiki-api';
 import { MoveDialog } from './move-dialog';
 import { SpaceTree } from './space-tree';
 import { PurgeConfirm } from '../../../components/trash-actions';

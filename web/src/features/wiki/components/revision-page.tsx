@@ -51,7 +51,11 @@ export function WikiRevisionPage() {
               Read the current version
             </Anchor>
             {n !== latest && (
-              <Anchor component={Link} to={href('wikiDiff', { pageId, from: n, to: latest })} size="sm">
+              <Anchor
+                component={Link}
+                to={href('wikiDiff', { pageId, from: n, to: latest })}
+                size="sm"
+              >
                 Compare with the current version
               </Anchor>
             )}

@@ -6,7 +6,20 @@
  * empty it. "New page" is offered to those who may open the Page creator and create in a space.
  */
 import type { WikiPageSummary, WikiSpace } from '@learning-hub/core';
-import { Anchor, Button, Grid, Group, NavLink, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  Grid,
+  Group,
+  NavLink,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDebouncedCallback, useMediaQuery } from '@mantine/hooks';
 import { IconArrowLeft, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
