@@ -69,6 +69,8 @@ const searchRoutes: FastifyPluginAsyncZod<SearchRouteOptions> = async (
         },
       },
       schema: {
+        operationId: 'searchContent',
+        tags: ['search'],
         summary:
           'Search the courses, lessons, library items and wiki pages the caller may open (prefixes and stems; ranked, highlighted, paged)',
         querystring: SearchQuerySchema,
