@@ -220,7 +220,7 @@ function platformErrors(route: DocumentedRoute): Map<number, string[]> {
   if (config.rateLimit) {
     add(
       429,
-      `${code('RATE_LIMITED')}: too many requests from this address; the message says when to try again.`,
+      `${code('RATE_LIMITED')}: too many requests from this address (or person); \`Retry-After\` says in how many seconds to try again.`,
     );
   }
   add(
@@ -589,7 +589,7 @@ function namedSchemasOnce<T>(document: T): T {
       key === 'additionalProperties' && value === false ? undefined : value,
     );
   const merged = new Map<string, string>();
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const name of pairs) {
       if (merged.has(input(name))) continue;
@@ -608,7 +608,7 @@ function namedSchemasOnce<T>(document: T): T {
 
   const reached = () => {
     const seen = schemaRefs(paths);
-    for (const pending = [...seen]; pending.length > 0; ) {
+    for (const pending = [...seen]; pending.length > 0;) {
       for (const ref of schemaRefs(named[pending.pop() ?? ''])) {
         if (seen.has(ref)) continue;
         seen.add(ref);

@@ -381,7 +381,9 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
       const at = now();
       if (at - reportsWindow.start >= 60_000) reportsWindow = { start: at, count: 0 };
       if (reportsWindow.count >= CLIENT_REPORT_LIMITS.perMinute) {
-        throw new AppError('RATE_LIMITED', 'Too many auth log reports. Try again in a minute.');
+        throw new AppError('RATE_LIMITED', 'Too many auth log reports. Try again in a minute.', {
+          retryAfter: Math.ceil((reportsWindow.start + 60_000 - at) / 1000),
+        });
       }
       reportsWindow.count += 1;
       const e = request.body;
