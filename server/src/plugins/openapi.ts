@@ -19,6 +19,10 @@
  * redirect, `X-Request-Id` on every operation and answer). The document passes Redocly's
  * `recommended` rules without an error (openapi.test.ts).
  *
+ * Every operation has the `operationId` and the tag its route declares (`API_TAGS` lists the
+ * tags), and the contract schemas are named components (core/src/contracts/schema-names.ts),
+ * each written once (`namedSchemasOnce`): docs/architecture.md, "The API description".
+ *
  * Register this before the routes: @fastify/swagger collects routes as they are added.
  * How an area's routes appear here: docs/adding-an-area.md (OpenAPI).
  */
