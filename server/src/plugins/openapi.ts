@@ -562,14 +562,36 @@ function schemaRefs(node: unknown, into = new Set<string>()): Set<string> {
   return into;
 }
 
-/** `node` with its schema `$ref`s renamed. */
-function renameRefs<T>(node: T, names: ReadonlyMap<string, string>): T {
-  if (names.size === 0) return node;
-  return JSON.parse(JSON.stringify(node), (key, value: unknown) =>
-    key === '$ref' && typeof value === 'string' && value.startsWith(SCHEMA_REF)
-      ? `${SCHEMA_REF}${names.get(value.slice(SCHEMA_REF.length)) ?? value.slice(SCHEMA_REF.length)}`
-      : value,
-  ) as T;
+/**
+ * A copy of `node` with its schema `$ref`s renamed (those `names` has); `open`: without
+ * `additionalProperties: false`.
+ */
+function renameRefs<T>(node: T, names: ReadonlyMap<string, string>, open = false): T {
+  if ((names.size === 0 && !open) || !node || typeof node !== 'object') return node;
+  if (Array.isArray(node)) return node.map((item: unknown) => renameRefs(item, names, open)) as T;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (open && key === 'additionalProperties' && value === false) continue;
+    if (key === '$ref' && typeof value === 'string' && value.startsWith(SCHEMA_REF)) {
+      const name = value.slice(SCHEMA_REF.length);
+      copy[key] = `${SCHEMA_REF}${names.get(name) ?? name}`;
+    } else copy[key] = renameRefs(value, names, open);
+  }
+  return copy as T;
+}
+
+/** Renames the schema `$ref`s under `node` in place (those `names` has). */
+function renameRefsOf(node: unknown, names: ReadonlyMap<string, string>): void {
+  if (Array.isArray(node)) for (const item of node) renameRefsOf(item, names);
+  else if (node && typeof node === 'object') {
+    const object = node as Record<string, unknown>;
+    for (const [key, value] of Object.entries(object)) {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith(SCHEMA_REF)) {
+        const name = value.slice(SCHEMA_REF.length);
+        object[key] = `${SCHEMA_REF}${names.get(name) ?? name}`;
+      } else renameRefsOf(value, names);
+    }
+  }
 }
 
 /**
@@ -585,59 +607,54 @@ function namedSchemasOnce<T>(document: T): T {
   const input = (name: string) => `${name}Input`;
   const pairs = Object.keys(schemas).filter((name) => schemas[input(name)] !== undefined);
 
-  // A request form of its answer's shape (once the forms already merged are renamed) is merged.
-  // An answer's objects are closed (`additionalProperties: false`), a request's are not (unknown
-  // fields are dropped): where that is the only difference, the request form, true of both, stays.
+  // A request form of its answer's shape is merged into it: compared with every other pair taken
+  // as merged, and a pair found to differ given up until none does. An answer's objects are
+  // closed (`additionalProperties: false`), a request's are not (unknown fields are dropped):
+  // where that is the only difference, the request form, true of both, stays.
   const shape = (schema: unknown, names: ReadonlyMap<string, string>) =>
-    JSON.stringify(renameRefs(schema, names), (key, value: unknown) =>
-      key === 'additionalProperties' && value === false ? undefined : value,
-    );
-  const merged = new Map<string, string>();
+    JSON.stringify(renameRefs(schema, names, true));
+  const answers = new Map(pairs.map((name) => [name, shape(schemas[name], new Map())]));
+  const merged = new Map(pairs.map((name) => [input(name), name]));
   for (let changed = true; changed;) {
     changed = false;
-    for (const name of pairs) {
-      if (merged.has(input(name))) continue;
-      if (shape(schemas[input(name)], merged) === shape(schemas[name], merged)) {
-        if (JSON.stringify(schemas[input(name)]) !== JSON.stringify(schemas[name])) {
-          schemas[name] = schemas[input(name)] as OpenAPIV3_1.SchemaObject;
-        }
-        merged.set(input(name), name);
-        changed = true;
-      }
+    for (const [from, name] of merged) {
+      if (shape(schemas[from], merged) === answers.get(name)) continue;
+      merged.delete(from);
+      changed = true;
+    }
+  }
+  for (const [from, name] of merged) {
+    if (JSON.stringify(schemas[from]) !== JSON.stringify(schemas[name])) {
+      schemas[name] = schemas[from] as OpenAPIV3_1.SchemaObject;
     }
   }
   for (const from of merged.keys()) delete schemas[from];
-  let paths = renameRefs(doc.paths, merged);
-  let named = renameRefs(schemas, merged);
+  const renamed = (name: string) => merged.get(name) ?? name;
 
-  const reached = () => {
-    const seen = schemaRefs(paths);
-    for (const pending = [...seen]; pending.length > 0;) {
-      for (const ref of schemaRefs(named[pending.pop() ?? ''])) {
-        if (seen.has(ref)) continue;
-        seen.add(ref);
-        pending.push(ref);
-      }
+  // The names the operations reach, through the schemas that name others.
+  const seen = new Set([...schemaRefs(doc.paths)].map(renamed));
+  for (const pending = [...seen]; pending.length > 0;) {
+    for (const ref of schemaRefs(schemas[pending.pop() ?? ''])) {
+      if (seen.has(renamed(ref))) continue;
+      seen.add(renamed(ref));
+      pending.push(renamed(ref));
     }
-    return seen;
-  };
+  }
   // A request form whose answer is not used takes the plain name.
-  const used = reached();
-  const plain = new Map(
-    pairs.filter((name) => used.has(input(name)) && !used.has(name)).map((n) => [input(n), n]),
-  );
-  for (const [from, to] of plain) named[to] = named[from] as OpenAPIV3_1.SchemaObject;
-  for (const from of plain.keys()) delete named[from];
-  paths = renameRefs(paths, plain);
-  named = renameRefs(named, plain);
-
-  const kept = reached();
-  doc.paths = paths;
+  const names = new Map(merged);
+  for (const name of pairs) {
+    if (merged.has(input(name)) || !seen.has(input(name)) || seen.has(name)) continue;
+    names.set(input(name), name);
+    schemas[name] = schemas[input(name)] as OpenAPIV3_1.SchemaObject;
+    seen.add(name);
+  }
+  renameRefsOf(doc.paths, names);
   doc.components = {
     ...doc.components,
     schemas: Object.fromEntries(
-      Object.entries(named)
-        .filter(([name]) => kept.has(name) || name === 'Error')
+      Object.entries(schemas)
+        .filter(([name]) => !names.has(name) && (seen.has(name) || name === 'Error'))
+        .map(([name, schema]) => [name, renameRefs(schema, names)] as const)
         .sort(([a], [b]) => a.localeCompare(b)),
     ),
   };
