@@ -251,7 +251,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     expiresAfterMs: config.files.limits.unattachedHours * 3_600_000,
   });
   await app.register(assignmentsRoutes, { db, now, maxUploadBytes: config.files.maxUploadBytes });
-  await app.register(adminJobsRoutes, { jobs });
+  await app.register(adminJobsRoutes, { jobs, db });
   await app.register(searchRoutes, { db, now, limits: config.search });
   await app.register(libraryRoutes, { db, now });
   await app.register(wikiRoutes, { db, now });
