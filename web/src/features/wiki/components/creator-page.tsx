@@ -3,7 +3,8 @@
  * the role instructor or admin). A new page starts from a template (core's WIKI_TEMPLATES:
  * procedure, troubleshooting guide, checklist, blank) or from a copy of an existing page; then
  * its title, its space (those where the writer may create), its parent, and its text, saved as a
- * draft or published. `?space=&title=&parent=` fill the form in (a link to a page not written
+ * draft or published (asking first when the template's placeholders are still in the text:
+ * placeholder-check.tsx). `?space=&title=&parent=` fill the form in (a link to a page not written
  * yet leads here). A title the space already has is refused by the server (409) on the title.
  */
 import {
@@ -50,6 +51,7 @@ import {
 } from '../api/wiki-api';
 import { useLeaveGuard } from './leave-guard';
 import { useWikiPageLinks } from './page-links';
+import { usePlaceholderCheck } from './placeholder-check';
 import { buildTreeNodes, parentOptions } from './space-tree';
 import { titleError } from './wiki-format';
 
@@ -118,6 +120,7 @@ function CreatorForm({
   const nodes = useMemo(() => buildTreeNodes(tree.data?.pages ?? []), [tree.data]);
   const pageLinks = useWikiPageLinks(space);
   const guard = useLeaveGuard(edited || title !== prefill.title);
+  const placeholders = usePlaceholderCheck();
 
   const failure = create.isError ? create.error : null;
   const duplicate = failure && errorCode(failure) === 'CONFLICT' ? failure.message : null;
@@ -137,6 +140,11 @@ function CreatorForm({
   function submit(wanted: WikiPageStatus) {
     setShowErrors(true);
     if (titleError(title)) return;
+    if (wanted === 'published') placeholders.check(html, () => send(wanted), 'Publish anyway');
+    else send(wanted);
+  }
+
+  function send(wanted: WikiPageStatus) {
     setStatus(wanted);
     create.mutate(
       {
@@ -294,6 +302,7 @@ function CreatorForm({
       >
         {`What you wrote so far is replaced by “${pending?.what ?? ''}”.`}
       </ConfirmModal>
+      {placeholders.dialog}
       {guard.dialog}
     </form>
   );
