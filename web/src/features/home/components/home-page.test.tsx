@@ -4,14 +4,25 @@ import { describe, expect, it } from 'vitest';
 import { buildCourseCard, buildOverview } from '../../../test/classroom-fixtures';
 import { buildUser } from '../../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
+import { buildList, buildPage } from '../../wiki/testing';
 
 const LEARNER_HEADINGS = ['Due soon', 'Recent grades', 'Your courses'];
 const TEACHER_HEADINGS = ['To grade', 'Recent hand-ins', 'Courses you teach', 'Upcoming due dates'];
 const ADMIN_HEADINGS = ['Administration', 'Latest sign-in failures'];
 
-/** The page's section headings (level 2), in order. */
+/** Signs in with these routes, the wiki's lists empty unless they are given. */
+const signedInHome = (...[user, routes]: Parameters<typeof signedInAs>) =>
+  signedInAs(user, { 'GET /api/wiki/pages': { body: buildList([]) }, ...routes });
+
+/**
+ * The page's section headings (level 2), in order; the wiki's, last and loaded on its own, has
+ * tests of its own.
+ */
 const sectionHeadings = () =>
-  screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent ?? '');
+  screen
+    .getAllByRole('heading', { level: 2 })
+    .map((h) => h.textContent ?? '')
+    .filter((h) => h !== 'Wiki');
 
 /** Neither the old tiles of pages not built yet nor raw paths are shown, anywhere. */
 function expectNoTilesOrPaths() {
@@ -107,7 +118,7 @@ describe('home page', () => {
         progress: { completedLessons: i % 4, totalLessons: 4, percent: (i % 4) * 25 },
       }),
     );
-    const fetch = signedInAs(buildUser({ role: 'student' }), {
+    const fetch = signedInHome(buildUser({ role: 'student' }), {
       'GET /api/me/learning': {
         body: buildOverview({
           courses,
@@ -175,7 +186,7 @@ describe('home page', () => {
   });
 
   it("says a learner's course is complete instead of leading back into it", async () => {
-    signedInAs(buildUser({ role: 'student' }), {
+    signedInHome(buildUser({ role: 'student' }), {
       'GET /api/me/learning': {
         body: buildOverview({
           courses: [
@@ -200,7 +211,7 @@ describe('home page', () => {
   });
 
   it('starts a course not opened yet instead of continuing it', async () => {
-    signedInAs(buildUser({ role: 'student' }), {
+    signedInHome(buildUser({ role: 'student' }), {
       'GET /api/me/learning': {
         body: buildOverview({
           courses: [buildCourseCard({ enrolled: true })],
@@ -224,7 +235,7 @@ describe('home page', () => {
   });
 
   it('says so in plain words when a learner has nothing yet', async () => {
-    signedInAs(buildUser({ role: 'student' }), {
+    signedInHome(buildUser({ role: 'student' }), {
       'GET /api/me/learning': { body: buildOverview() },
     });
     renderApp('/');
@@ -241,7 +252,7 @@ describe('home page', () => {
   });
 
   it('shows someone who teaches what waits for grading, hand-ins, their courses and due dates', async () => {
-    signedInAs(buildUser({ role: 'instructor' }), {
+    signedInHome(buildUser({ role: 'instructor' }), {
       'GET /api/me/learning': { body: buildOverview(teaching) },
     });
     renderApp('/');
@@ -289,7 +300,7 @@ describe('home page', () => {
   });
 
   it('says so when nothing waits for a teacher', async () => {
-    signedInAs(buildUser({ role: 'instructor' }), {
+    signedInHome(buildUser({ role: 'instructor' }), {
       'GET /api/me/learning': { body: buildOverview({ teaching: teaching.teaching ?? [] }) },
     });
     renderApp('/');
@@ -303,7 +314,7 @@ describe('home page', () => {
   });
 
   it('shows someone who teaches and takes courses both', async () => {
-    signedInAs(buildUser({ role: 'instructor' }), {
+    signedInHome(buildUser({ role: 'instructor' }), {
       'GET /api/me/learning': {
         body: buildOverview({ ...teaching, courses: [buildCourseCard({ enrolled: true })] }),
       },
@@ -314,7 +325,7 @@ describe('home page', () => {
   });
 
   it('shows an admin the admin shortcuts and the latest failed sign-ins', async () => {
-    const fetch = signedInAs(buildUser({ role: 'admin' }), {
+    const fetch = signedInHome(buildUser({ role: 'admin' }), {
       'GET /api/me/learning': { body: buildOverview() },
       'GET /api/admin/sign-in-failures': {
         body: {
@@ -362,7 +373,7 @@ describe('home page', () => {
   });
 
   it("says so when there were no failed sign-ins, and shows the server's refusal", async () => {
-    const fetch = signedInAs(buildUser({ role: 'admin' }), {
+    const fetch = signedInHome(buildUser({ role: 'admin' }), {
       'GET /api/me/learning': { body: buildOverview() },
       'GET /api/admin/sign-in-failures': { body: { failures: [] } },
     });
@@ -381,5 +392,64 @@ describe('home page', () => {
     expect(await within(failures).findByRole('alert')).toHaveTextContent(
       'Missing required permission: system.admin',
     );
+  });
+
+  it('shows the wiki last: the pages the reader follows and those changed lately, linked', async () => {
+    const followed = buildPage({
+      id: 'page-7',
+      title: 'Manhole entry checklist',
+      spaceName: 'Company',
+    });
+    const recent = [
+      buildPage({ id: 'page-3', title: 'Splice closure procedure', spaceName: 'Field Operations' }),
+      followed,
+    ];
+    const fetch = signedInHome(buildUser({ role: 'student' }), {
+      'GET /api/me/learning': { body: buildOverview() },
+      'GET /api/wiki/pages': (request) => ({
+        body: buildList(
+          new URLSearchParams(request.search).get('following') === 'true' ? [followed] : recent,
+        ),
+      }),
+    });
+    renderApp('/');
+    const wiki = await screen.findByRole('region', { name: 'Wiki' });
+    const following = await within(wiki).findByRole('region', { name: 'Pages you follow' });
+    expect(
+      await within(following).findByRole('link', { name: 'Manhole entry checklist' }),
+    ).toHaveAttribute('href', '/wiki/pages/page-7');
+    const changed = within(wiki).getByRole('region', { name: 'Recently changed' });
+    const links = await within(changed).findAllByRole('link');
+    expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['Splice closure procedure', '/wiki/pages/page-3'],
+      ['Manhole entry checklist', '/wiki/pages/page-7'],
+    ]);
+    expect(changed).toHaveTextContent('Field Operations · changed');
+    expect(within(wiki).getByRole('link', { name: 'Open the wiki' })).toHaveAttribute(
+      'href',
+      '/wiki',
+    );
+    // After the sections above it; a few pages each, newest change first.
+    const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
+    expect(headings.at(-1)).toBe('Wiki');
+    const asked = fetch.callsTo('GET /api/wiki/pages').map((c) => new URLSearchParams(c.search));
+    expect(asked.map((q) => [q.get('following'), q.get('sort'), q.get('pageSize')])).toEqual(
+      expect.arrayContaining([
+        ['true', 'updated', '5'],
+        [null, 'updated', '5'],
+      ]),
+    );
+  });
+
+  it('says so when the reader follows no page', async () => {
+    signedInHome(buildUser({ role: 'student' }), {
+      'GET /api/me/learning': { body: buildOverview() },
+      'GET /api/wiki/pages': { body: buildList([]) },
+    });
+    renderApp('/');
+    expect(
+      await screen.findByText('You follow no pages yet: Follow on a page lists it here.'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('No wiki page you can open yet.')).toBeInTheDocument();
   });
 });
