@@ -10,10 +10,6 @@ const LEARNER_HEADINGS = ['Due soon', 'Recent grades', 'Your courses'];
 const TEACHER_HEADINGS = ['To grade', 'Recent hand-ins', 'Courses you teach', 'Upcoming due dates'];
 const ADMIN_HEADINGS = ['Administration', 'Latest sign-in failures'];
 
-/** Signs in with these routes, the wiki's lists empty unless they are given. */
-const signedInHome = (...[user, routes]: Parameters<typeof signedInAs>) =>
-  signedInAs(user, { 'GET /api/wiki/pages': { body: buildList([]) }, ...routes });
-
 /**
  * The page's section headings (level 2), in order; the wiki's, last and loaded on its own, has
  * tests of its own.
@@ -118,7 +114,7 @@ describe('home page', () => {
         progress: { completedLessons: i % 4, totalLessons: 4, percent: (i % 4) * 25 },
       }),
     );
-    const fetch = signedInHome(buildUser({ role: 'student' }), {
+    const fetch = signedInAs(buildUser({ role: 'student' }), {
       'GET /api/me/learning': {
         body: buildOverview({
           courses,
@@ -186,7 +182,7 @@ describe('home page', () => {
   });
 
   it("says a learner's course is complete instead of leading back into it", async () => {
-    signedInHome(buildUser({ role: 'student' }), {
+    signedInAs(buildUser({ role: 'student' }), {
       'GET /api/me/learning': {
         body: buildOverview({
           courses: [
@@ -211,7 +207,7 @@ describe('home page', () => {
   });
 
   it('starts a course not opened yet instead of continuing it', async () => {
-    signedInHome(buildUser({ role: 'student' }), {
+    signedInAs(buildUser({ role: 'student' }), {
       'GET /api/me/learning': {
         body: buildOverview({
           courses: [buildCourseCard({ enrolled: true })],
@@ -235,7 +231,7 @@ describe('home page', () => {
   });
 
   it('says so in plain words when a learner has nothing yet', async () => {
-    signedInHome(buildUser({ role: 'student' }), {
+    signedInAs(buildUser({ role: 'student' }), {
       'GET /api/me/learning': { body: buildOverview() },
     });
     renderApp('/');
@@ -252,7 +248,7 @@ describe('home page', () => {
   });
 
   it('shows someone who teaches what waits for grading, hand-ins, their courses and due dates', async () => {
-    signedInHome(buildUser({ role: 'instructor' }), {
+    signedInAs(buildUser({ role: 'instructor' }), {
       'GET /api/me/learning': { body: buildOverview(teaching) },
     });
     renderApp('/');
@@ -300,7 +296,7 @@ describe('home page', () => {
   });
 
   it('says so when nothing waits for a teacher', async () => {
-    signedInHome(buildUser({ role: 'instructor' }), {
+    signedInAs(buildUser({ role: 'instructor' }), {
       'GET /api/me/learning': { body: buildOverview({ teaching: teaching.teaching ?? [] }) },
     });
     renderApp('/');
@@ -314,7 +310,7 @@ describe('home page', () => {
   });
 
   it('shows someone who teaches and takes courses both', async () => {
-    signedInHome(buildUser({ role: 'instructor' }), {
+    signedInAs(buildUser({ role: 'instructor' }), {
       'GET /api/me/learning': {
         body: buildOverview({ ...teaching, courses: [buildCourseCard({ enrolled: true })] }),
       },
@@ -325,7 +321,7 @@ describe('home page', () => {
   });
 
   it('shows an admin the admin shortcuts and the latest failed sign-ins', async () => {
-    const fetch = signedInHome(buildUser({ role: 'admin' }), {
+    const fetch = signedInAs(buildUser({ role: 'admin' }), {
       'GET /api/me/learning': { body: buildOverview() },
       'GET /api/admin/sign-in-failures': {
         body: {
@@ -373,7 +369,7 @@ describe('home page', () => {
   });
 
   it("says so when there were no failed sign-ins, and shows the server's refusal", async () => {
-    const fetch = signedInHome(buildUser({ role: 'admin' }), {
+    const fetch = signedInAs(buildUser({ role: 'admin' }), {
       'GET /api/me/learning': { body: buildOverview() },
       'GET /api/admin/sign-in-failures': { body: { failures: [] } },
     });
@@ -404,7 +400,7 @@ describe('home page', () => {
       buildPage({ id: 'page-3', title: 'Splice closure procedure', spaceName: 'Field Operations' }),
       followed,
     ];
-    const fetch = signedInHome(buildUser({ role: 'student' }), {
+    const fetch = signedInAs(buildUser({ role: 'student' }), {
       'GET /api/me/learning': { body: buildOverview() },
       'GET /api/wiki/pages': (request) => ({
         body: buildList(
@@ -442,7 +438,7 @@ describe('home page', () => {
   });
 
   it('says so when the reader follows no page', async () => {
-    signedInHome(buildUser({ role: 'student' }), {
+    signedInAs(buildUser({ role: 'student' }), {
       'GET /api/me/learning': { body: buildOverview() },
       'GET /api/wiki/pages': { body: buildList([]) },
     });
