@@ -25,6 +25,8 @@ const adminJobsRoutes: FastifyPluginAsyncZod<{ jobs: JobService; db: Db }> = asy
     {
       config: { access: ACCESS },
       schema: {
+        operationId: 'listJobs',
+        tags: ['system'],
         summary: 'Background jobs',
         description:
           'The jobs of the background-job service, newest first, a page at a time, optionally of ' +
@@ -60,6 +62,8 @@ const adminJobsRoutes: FastifyPluginAsyncZod<{ jobs: JobService; db: Db }> = asy
         },
       },
       schema: {
+        operationId: 'retryJob',
+        tags: ['system'],
         summary: 'Retry a failed job',
         description: 'Gives a failed job one more attempt, due now.',
         params: JobParamsSchema,
