@@ -18,6 +18,21 @@ export const JobListQuerySchema = PageQuerySchema.extend({
 });
 export type JobListQuery = z.infer<typeof JobListQuerySchema>;
 
+/**
+ * What a job worked on, read from its data by the jobs listing (docs/jobs.md): a library item
+ * (and the file of its version), a wiki page, or a file of something else.
+ */
+export const JobSubjectSchema = z.object({
+  type: z.enum(['library-item', 'wiki-page', 'file']),
+  /** The item's or page's title, or the file's name. */
+  title: z.string(),
+  /** The name of the file the job read, when it read one of an item or a page. */
+  fileName: z.string().nullable(),
+  /** The app's path that opens it; null when there is none (it was deleted, or a file alone). */
+  path: z.string().nullable(),
+});
+export type JobSubject = z.infer<typeof JobSubjectSchema>;
+
 /** One job of the queue. */
 export const JobSummarySchema = z.object({
   id: z.string(),
@@ -37,6 +52,8 @@ export const JobSummarySchema = z.object({
   completedAt: ISO.nullable(),
   /** The error of the latest failed attempt; null when none failed. */
   lastError: z.string().nullable(),
+  /** What it worked on; null when its data names nothing the listing knows (or it is gone). */
+  subject: JobSubjectSchema.nullable(),
 });
 export type JobSummary = z.infer<typeof JobSummarySchema>;
 

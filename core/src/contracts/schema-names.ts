@@ -170,7 +170,7 @@ import {
   DepartmentUpdateSchema,
 } from './departments';
 import { StoredFileSchema } from './files';
-import { JobListSchema, JobSummarySchema } from './jobs';
+import { JobListSchema, JobSubjectSchema, JobSummarySchema } from './jobs';
 import {
   LibraryCategoryInputSchema,
   LibraryCategoryListSchema,
@@ -369,6 +369,7 @@ export const API_SCHEMAS = {
   StoredFile: StoredFileSchema,
   // jobs.ts
   JobList: JobListSchema,
+  JobSubject: JobSubjectSchema,
   JobSummary: JobSummarySchema,
   // library.ts
   LibraryCategory: LibraryCategorySchema,

@@ -448,6 +448,8 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
       Array.from({ length: 5 }, () => send(sam, 'POST', `${url}/view`)),
     );
     expect(views.map((r) => r.statusCode)).toEqual([204, 204, 204, 204, 204]);
+    // The owner's own visit is answered but not counted.
+    expect((await send(priya, 'POST', `${url}/view`)).statusCode).toBe(204);
     const download = await send(sam, 'GET', `${url}/download`);
     expect(download.statusCode).toBe(303);
     const location = String(download.headers.location);

@@ -391,13 +391,17 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
       schema: {
         operationId: 'countLibraryItemView',
         tags: ['library'],
-        summary: 'Count one view of an item (its page calls it once)',
+        summary:
+          "Count one view of an item (its page calls it once); the owner's own visits are not counted",
         params: LibraryItemParamsSchema,
       },
     },
     async (request, reply) => {
-      const { item } = await visibleItem(request, request.params.itemId);
-      if (!(await countView(db, item.id))) throw new AppError('NOT_FOUND', M.notFound);
+      const { item, user } = await visibleItem(request, request.params.itemId);
+      // The owner's own visits are not views (they count what others read).
+      if (item.createdBy.id === user.id) {
+        if (item.deletedAt !== null) throw new AppError('NOT_FOUND', M.notFound);
+      } else if (!(await countView(db, item.id))) throw new AppError('NOT_FOUND', M.notFound);
       return reply.code(204).send();
     },
   );

@@ -788,13 +788,17 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
       schema: {
         operationId: 'countWikiPageView',
         tags: ['wiki'],
-        summary: 'Count one view of a page (its page calls it once)',
+        summary:
+          "Count one view of a page (its page calls it once); the author's own visits are not counted",
         params: PageParamsSchema,
       },
     },
     async (request, reply) => {
-      const { page } = await visiblePage(request, request.params.pageId);
-      if (!(await countView(db, page.id))) throw new AppError('NOT_FOUND', M.notFound);
+      const { page, user } = await visiblePage(request, request.params.pageId);
+      // The author's own visits are not views (they count what others read).
+      if (page.createdBy.id === user.id) {
+        if (page.deletedAt !== null) throw new AppError('NOT_FOUND', M.notFound);
+      } else if (!(await countView(db, page.id))) throw new AppError('NOT_FOUND', M.notFound);
       return reply.code(204).send();
     },
   );

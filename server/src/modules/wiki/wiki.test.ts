@@ -488,6 +488,10 @@ describe.skipIf(!available)(`wiki pages (${TEST_DB_KIND})`, () => {
       ),
     );
     expect(views.map((r) => r.statusCode)).toEqual([204, 204, 204]);
+    // The author's own visit is answered but not counted.
+    expect((await call(ctx, p.priya, 'POST', `/api/wiki/pages/${target.id}/view`)).statusCode).toBe(
+      204,
+    );
     expect((await page(p.sam, target.id)).viewCount).toBe(3);
     expect((await list(p.sam, '?sort=views')).pages[0]?.id).toBe(target.id);
     expect((await call(ctx, p.kim, 'POST', `/api/wiki/pages/${hidden.id}/view`)).statusCode).toBe(

@@ -13,7 +13,7 @@ import {
   type TestContext,
 } from '../../test/helpers';
 import { claimJob } from './job-repository';
-import { defineJob, FinalJobError, type JobService } from './types';
+import { defineJob, FinalJobError, type JobService, type ListedJob } from './types';
 
 const available = await testDatabaseAvailable();
 const FAST = { JOBS_POLL_INTERVAL_MS: '20' };
@@ -21,7 +21,7 @@ const SQLITE = TEST_DB_KIND === 'sqlite';
 
 const Echo = defineJob('test.echo', z.object({ n: z.number().int() }));
 
-async function jobOf(jobs: JobService, id: string | null): Promise<JobSummary | undefined> {
+async function jobOf(jobs: JobService, id: string | null): Promise<ListedJob | undefined> {
   const { jobs: all } = await jobs.list({ page: 1, pageSize: 100 });
   return all.find((job) => job.id === id);
 }
@@ -32,7 +32,7 @@ async function until(jobs: JobService, id: string | null, state: JobSummary['sta
     async () => {
       const job = await jobOf(jobs, id);
       expect(job?.state).toBe(state);
-      return job as JobSummary;
+      return job as ListedJob;
     },
     { timeout: 10_000, interval: 20 },
   );
@@ -88,7 +88,7 @@ describe.skipIf(!available)(`background jobs (${TEST_DB_KIND})`, () => {
         async () => {
           const job = await jobOf(jobs, id);
           expect(job).toMatchObject({ state: 'retry', attempts: 2 });
-          return job as JobSummary;
+          return job as ListedJob;
         },
         { timeout: 10_000, interval: 20 },
       );

@@ -4,14 +4,21 @@ import { describe, expect, it } from 'vitest';
 import { buildCourseCard, buildOverview } from '../../../test/classroom-fixtures';
 import { buildUser } from '../../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
+import { buildList, buildPage } from '../../wiki/testing';
 
 const LEARNER_HEADINGS = ['Due soon', 'Recent grades', 'Your courses'];
 const TEACHER_HEADINGS = ['To grade', 'Recent hand-ins', 'Courses you teach', 'Upcoming due dates'];
 const ADMIN_HEADINGS = ['Administration', 'Latest sign-in failures'];
 
-/** The page's section headings (level 2), in order. */
+/**
+ * The page's section headings (level 2), in order; the wiki's, last and loaded on its own, has
+ * tests of its own.
+ */
 const sectionHeadings = () =>
-  screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent ?? '');
+  screen
+    .getAllByRole('heading', { level: 2 })
+    .map((h) => h.textContent ?? '')
+    .filter((h) => h !== 'Wiki');
 
 /** Neither the old tiles of pages not built yet nor raw paths are shown, anywhere. */
 function expectNoTilesOrPaths() {
@@ -381,5 +388,64 @@ describe('home page', () => {
     expect(await within(failures).findByRole('alert')).toHaveTextContent(
       'Missing required permission: system.admin',
     );
+  });
+
+  it('shows the wiki last: the pages the reader follows and those changed lately, linked', async () => {
+    const followed = buildPage({
+      id: 'page-7',
+      title: 'Manhole entry checklist',
+      spaceName: 'Company',
+    });
+    const recent = [
+      buildPage({ id: 'page-3', title: 'Splice closure procedure', spaceName: 'Field Operations' }),
+      followed,
+    ];
+    const fetch = signedInAs(buildUser({ role: 'student' }), {
+      'GET /api/me/learning': { body: buildOverview() },
+      'GET /api/wiki/pages': (request) => ({
+        body: buildList(
+          new URLSearchParams(request.search).get('following') === 'true' ? [followed] : recent,
+        ),
+      }),
+    });
+    renderApp('/');
+    const wiki = await screen.findByRole('region', { name: 'Wiki' });
+    const following = await within(wiki).findByRole('region', { name: 'Pages you follow' });
+    expect(
+      await within(following).findByRole('link', { name: 'Manhole entry checklist' }),
+    ).toHaveAttribute('href', '/wiki/pages/page-7');
+    const changed = within(wiki).getByRole('region', { name: 'Recently changed' });
+    const links = await within(changed).findAllByRole('link');
+    expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['Splice closure procedure', '/wiki/pages/page-3'],
+      ['Manhole entry checklist', '/wiki/pages/page-7'],
+    ]);
+    expect(changed).toHaveTextContent('Field Operations · changed');
+    expect(within(wiki).getByRole('link', { name: 'Open the wiki' })).toHaveAttribute(
+      'href',
+      '/wiki',
+    );
+    // After the sections above it; a few pages each, newest change first.
+    const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
+    expect(headings.at(-1)).toBe('Wiki');
+    const asked = fetch.callsTo('GET /api/wiki/pages').map((c) => new URLSearchParams(c.search));
+    expect(asked.map((q) => [q.get('following'), q.get('sort'), q.get('pageSize')])).toEqual(
+      expect.arrayContaining([
+        ['true', 'updated', '5'],
+        [null, 'updated', '5'],
+      ]),
+    );
+  });
+
+  it('says so when the reader follows no page', async () => {
+    signedInAs(buildUser({ role: 'student' }), {
+      'GET /api/me/learning': { body: buildOverview() },
+      'GET /api/wiki/pages': { body: buildList([]) },
+    });
+    renderApp('/');
+    expect(
+      await screen.findByText('You follow no pages yet: Follow on a page lists it here.'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('No wiki page you can open yet.')).toBeInTheDocument();
   });
 });

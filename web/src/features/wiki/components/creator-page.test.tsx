@@ -73,6 +73,23 @@ describe('wiki page creator', () => {
     await user.click(await screen.findByRole('option', { name: '– Patch panels' }));
     await user.click(screen.getByRole('button', { name: 'Publish' }));
 
+    // The template's placeholders are still there: named, and asked about before publishing.
+    const ask = await screen.findByRole('dialog', { name: 'Placeholders left in the text' });
+    expect(ask).toHaveTextContent('These 16 placeholders from the template are still in the text');
+    const left = within(ask).getByRole('list', { name: 'Placeholders left' });
+    expect(within(left).getAllByRole('listitem')).toHaveLength(8);
+    expect(left).toHaveTextContent('[Fusion splicer, calibrated this year]');
+    expect(ask).toHaveTextContent('and 8 more.');
+    await user.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(fetch.callsTo('POST /api/wiki/pages')).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Publish' }));
+    await user.click(
+      within(
+        await screen.findByRole('dialog', { name: 'Placeholders left in the text' }),
+      ).getByRole('button', { name: 'Publish anyway' }),
+    );
     await findHeading('Splice trays');
     expect(router.state.location.pathname).toBe('/wiki/pages/page-new');
     expect(fetch.callsTo('POST /api/wiki/pages')[0]?.body).toEqual({
