@@ -50,6 +50,7 @@ import { ssoConfiguration, startAuthorization, testSsoConnection } from '../../a
 import { ProviderFailure, Trace } from '../../auth/providers/types';
 import { toPublicUser } from '../../auth/user-repository';
 import type { Db } from '../../db';
+import { pageWindow, sendPage } from '../../lib/paging';
 import { accessFor, authenticateWith, ssoRedirectUri } from '../../auth/providers/dispatch';
 
 const ACCESS = { permissions: ['system.settings' as const], roles: ['admin' as const] };
@@ -148,16 +149,22 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
         response: { 200: SignInFailureListSchema },
       },
     },
-    async (request) => ({
-      failures: (await listSignInFailures(db, request.query.limit)).map((e) => ({
-        id: e.id,
-        occurredAt: e.occurredAt,
-        username: e.username,
-        method: e.authMethod,
-        reason: e.error,
-        throttled: e.event === 'login_throttled',
-      })),
-    }),
+    async (request, reply) => {
+      const { events, total } = await listSignInFailures(db, pageWindow(request.query));
+      return sendPage(request, reply, {
+        items: events.map((e) => ({
+          id: e.id,
+          occurredAt: e.occurredAt,
+          username: e.username,
+          method: e.authMethod,
+          reason: e.error,
+          throttled: e.event === 'login_throttled',
+        })),
+        total,
+        page: request.query.page,
+        pageSize: request.query.pageSize,
+      });
+    },
   );
 
   app.get(

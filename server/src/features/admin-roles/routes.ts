@@ -14,6 +14,7 @@ import {
   customRoleDenial,
   isAdminRole,
   RoleRegistry,
+  RoleListQuerySchema,
   RoleListSchema,
   RoleWithUsageSchema,
   type AccessSubject,
@@ -34,6 +35,7 @@ import {
   type CustomRoleFields,
 } from '../../access/access-repository';
 import type { Db } from '../../db';
+import { sendPage, slicePage } from '../../lib/paging';
 
 const RoleParams = z.object({ roleId: z.string().min(1).max(48) });
 
@@ -113,12 +115,17 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
     '/api/admin/roles',
     {
       config: { access: { permissions: ['user.view', 'user.manage_roles'], mode: 'any' } },
-      schema: { summary: 'List roles', response: { 200: RoleListSchema } },
+      schema: {
+        summary: 'List roles',
+        querystring: RoleListQuerySchema,
+        response: { 200: RoleListSchema },
+      },
     },
-    async () => {
+    async (request, reply) => {
       const roles = await app.access.refreshRoles();
       const counts = await countUsersByRole(db);
-      return { roles: roles.all().map((r) => withUsage(r, roles, counts)) };
+      const all = roles.all().map((r) => withUsage(r, roles, counts));
+      return sendPage(request, reply, slicePage(all, request.query));
     },
   );
 

@@ -11,6 +11,7 @@ import {
 } from '@learning-hub/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { JobService } from '../../jobs';
+import { sendPage } from '../../lib/paging';
 
 const ACCESS = { permissions: ['system.view' as const], roles: ['admin' as const] };
 
@@ -29,7 +30,7 @@ const adminJobsRoutes: FastifyPluginAsyncZod<{ jobs: JobService }> = async (app,
         response: { 200: JobListSchema },
       },
     },
-    async (request) => jobs.list(request.query),
+    async (request, reply) => sendPage(request, reply, await jobs.list(request.query)),
   );
 
   app.post(

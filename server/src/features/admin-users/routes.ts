@@ -15,6 +15,7 @@ import {
   assignmentRemoveDenial,
   assignmentReplaceDenial,
   AssignmentInputSchema,
+  AssignmentListQuerySchema,
   AssignmentListSchema,
   contextKey,
   EffectivePermissionsQuerySchema,
@@ -62,6 +63,7 @@ import {
 } from '../../auth/user-repository';
 import { applyEnrolmentBlockRule } from '../../courses/enrolment-service';
 import type { Db } from '../../db';
+import { pageWindow, sendPage, slicePage } from '../../lib/paging';
 
 const UserParams = z.object({ userId: z.string().min(1).max(200) });
 
@@ -167,16 +169,16 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         response: { 200: UserListSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { page, pageSize, search, role, department } = request.query;
       const { users, total } = await listUsersPage(db, {
         search: search || undefined,
         role: role || undefined,
         departmentId: department || undefined,
-        offset: (page - 1) * pageSize,
-        limit: pageSize,
+        ...pageWindow({ page, pageSize }),
       });
-      return { users: await toAdminUsers(users), total, page, pageSize };
+      const items = await toAdminUsers(users);
+      return sendPage(request, reply, { items, total, page, pageSize });
     },
   );
 
@@ -313,10 +315,11 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
       schema: {
         summary: 'A user’s role assignments',
         params: UserParams,
+        querystring: AssignmentListQuerySchema,
         response: { 200: AssignmentListSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = await targetUser(request.params.userId);
       const subject = await app.access.loadSubject(user);
       const at = now();
@@ -325,16 +328,15 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         db,
         assignments.map((a) => a.context),
       );
-      return {
-        assignments: assignments.map((a, i) => ({
-          ...a,
-          contextKey: contextKey(a.context),
-          contextLabel: labels.get(contextKey(a.context)) ?? contextKey(a.context),
-          // loadSubject puts the one derived from the user's department first.
-          derived: i === 0 && a.assignedBy === 'system' && user.departmentId !== null,
-          inForce: isAssignmentInForce(a, at),
-        })),
-      };
+      const all = assignments.map((a, i) => ({
+        ...a,
+        contextKey: contextKey(a.context),
+        contextLabel: labels.get(contextKey(a.context)) ?? contextKey(a.context),
+        // loadSubject puts the one derived from the user's department first.
+        derived: i === 0 && a.assignedBy === 'system' && user.departmentId !== null,
+        inForce: isAssignmentInForce(a, at),
+      }));
+      return sendPage(request, reply, slicePage(all, request.query));
     },
   );
 

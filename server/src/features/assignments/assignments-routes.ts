@@ -10,6 +10,7 @@ import {
   AssignmentDetailSchema,
   AssignmentUpdateSchema,
   COURSE_ASSIGNMENTS_MAX,
+  CourseAssignmentListQuerySchema,
   CourseAssignmentListSchema,
   type AssignmentDetail,
 } from '@learning-hub/core';
@@ -36,6 +37,7 @@ import {
 import { countGrades } from '../../assignments/grade-repository';
 import type { OwnedFile } from '../../assignments/submission-repository';
 import type { CourseAccess } from '../../courses/course-access';
+import { sendPage, slicePage } from '../../lib/paging';
 import { referencedFileIds, sanitizeRichText } from '../../rich-text/sanitize';
 import type { FileRecord } from '../../storage/file-repository';
 import {
@@ -242,10 +244,11 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
           'For participants (learn access). A learner sees their own state in each (`mine`); ' +
           'graders see how many handed-in attempts wait for a grade (`toGrade`).',
         params: CourseParams,
+        querystring: CourseAssignmentListQuerySchema,
         response: { 200: CourseAssignmentListSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { course, access } = await visibleCourse(
         app,
         request,
@@ -258,7 +261,9 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
         listAssignments(db, course.id),
         viewerParts(access, course, currentUser(request).id),
       ]);
-      return { assignments: assignments.map((a) => toAssignment(app, a, sid, parts(a))) };
+      const { items, ...page } = slicePage(assignments, request.query);
+      const presented = items.map((a) => toAssignment(app, a, sid, parts(a)));
+      return sendPage(request, reply, { items: presented, ...page });
     },
   );
 

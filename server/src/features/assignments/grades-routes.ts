@@ -27,6 +27,7 @@ import {
 } from '../../assignments/grade-repository';
 import { findSubmission } from '../../assignments/submission-repository';
 import { isUniqueViolation } from '../../db/errors';
+import { pageWindow, sendPage } from '../../lib/paging';
 import { sanitizeRichText } from '../../rich-text/sanitize';
 import { visibleAssignment, visibleCourse } from './assignments-routes';
 import {
@@ -270,7 +271,7 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
         response: { 200: GradebookSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { course, access } = await visibleCourse(
         app,
         request,
@@ -288,14 +289,13 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
           courseId: course.id,
           nowIso: iso(),
           ...(search ? { search } : {}),
-          offset: (page - 1) * pageSize,
-          limit: pageSize,
+          ...pageWindow({ page, pageSize }),
           ...(all ? {} : { onlyUserId: user.id }),
           releasedOnly: !all,
         }),
         all ? countGrades(db, course.id) : null,
       ]);
-      return {
+      return sendPage(request, reply, {
         courseId: course.id,
         assignments: book.assignments.map((a) => ({
           id: a.id,
@@ -305,11 +305,11 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
           gradesReleased: a.gradesReleased,
           unreleasedGrades: graded ? (a.gradesReleased ? 0 : (graded.get(a.id) ?? 0)) : null,
         })),
-        rows: book.rows,
+        items: book.rows,
         total: book.total,
         page,
         pageSize,
-      };
+      });
     },
   );
 

@@ -29,6 +29,7 @@ import {
 import { buildCards, buildDetail, visibilityOf } from '../../courses/course-views';
 import { learningOverview } from '../../courses/learning-overview';
 import { findLessonCourseId } from '../../courses/structure-repository';
+import { pageWindow, sendPage } from '../../lib/paging';
 import {
   actorOf,
   CourseParams,
@@ -77,7 +78,7 @@ const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db
         response: { 200: CatalogueSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = currentUser(request);
       const at = now();
       const { page, pageSize, search, departmentId, scope, state } = request.query;
@@ -88,17 +89,16 @@ const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db
         scope,
         state,
         visibility,
-        offset: (page - 1) * pageSize,
-        limit: pageSize,
+        ...pageWindow({ page, pageSize }),
       });
-      const cards = await buildCards(
+      const items = await buildCards(
         app.reads,
         courses,
         viewerOf(app, request),
         visibility.enrolledIds,
         at,
       );
-      return { courses: cards, total, page, pageSize };
+      return sendPage(request, reply, { items, total, page, pageSize });
     },
   );
 

@@ -18,6 +18,7 @@ import type { AccessService } from '../../access/access-service';
 import type { UserRecord } from '../../auth/user-repository';
 import { courseSearchScopes } from '../../courses/course-search';
 import type { Db } from '../../db';
+import { pageWindow, sendPage } from '../../lib/paging';
 import { librarySearchScopes } from '../../library/library-search';
 import { wikiSearchScopes } from '../../wiki/wiki-search';
 import { currentUser } from '../../plugins/access';
@@ -84,7 +85,7 @@ const searchRoutes: FastifyPluginAsyncZod<SearchRouteOptions> = async (
       }
       running.set(user.id, inFlight + 1);
       try {
-        return await search(user, request.query);
+        return sendPage(request, reply, await search(user, request.query));
       } finally {
         const left = (running.get(user.id) ?? 1) - 1;
         if (left > 0) running.set(user.id, left);
@@ -100,10 +101,9 @@ const searchRoutes: FastifyPluginAsyncZod<SearchRouteOptions> = async (
     const { hits, total } = await searchIndex(app.reads).search(app.reads, {
       query: q,
       scopes,
-      offset: (page - 1) * pageSize,
-      limit: pageSize,
+      ...pageWindow({ page, pageSize }),
     });
-    const results = hits.flatMap((h) =>
+    const items = hits.flatMap((h) =>
       isSearchType(h.type)
         ? [
             {
@@ -120,7 +120,7 @@ const searchRoutes: FastifyPluginAsyncZod<SearchRouteOptions> = async (
           ]
         : [],
     );
-    return { results, total, page, pageSize };
+    return { items, total, page, pageSize };
   }
 };
 

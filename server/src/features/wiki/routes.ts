@@ -24,6 +24,7 @@ import {
   WikiRevisionListSchema,
   WikiRevisionParamsSchema,
   WikiRevisionSchema,
+  WikiSpaceListQuerySchema,
   WikiSpaceListSchema,
   WikiTreeQuerySchema,
   WikiTreeSchema,
@@ -38,6 +39,7 @@ import { z } from 'zod';
 import type { UserRecord } from '../../auth/user-repository';
 import { findCourseRecords } from '../../courses/course-repository';
 import type { Db } from '../../db';
+import { pageWindow, sendPage, slicePage } from '../../lib/paging';
 import { currentUser } from '../../plugins/access';
 import { nextTurn } from '../../plugins/lanes';
 import { applyPlan, targetKey } from '../../wiki/links';
@@ -238,10 +240,11 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
       schema: {
         summary:
           'The spaces the caller may read: the company’s, their departments’, and the courses they learn in that have pages or where they may add one',
+        querystring: WikiSpaceListQuerySchema,
         response: { 200: WikiSpaceListSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = currentUser(request);
       const at = now();
       const viewer = wikiViewerOf(app.access, user, at);
@@ -284,7 +287,7 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         if (!visible || !(withPagesSet.has(c.id) || can.create)) continue;
         spaces.push(await toSpace(viewer, space, c.title, counts.get(space.key) ?? 0, can));
       }
-      return { spaces };
+      return sendPage(request, reply, slicePage(spaces, request.query));
     },
   );
 
@@ -359,7 +362,7 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         response: { 200: WikiPageListSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const viewer = wikiViewerOf(app.access, currentUser(request), now());
       const q = request.query;
       const { pages, total } = await listPages(db, {
@@ -371,10 +374,10 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         search: q.search || undefined,
         sort: q.sort,
         order: q.order ?? (q.sort === 'title' ? 'asc' : 'desc'),
-        offset: (q.page - 1) * q.pageSize,
-        limit: q.pageSize,
+        ...pageWindow(q),
       });
-      return { pages: pages.map(toSummary), total, page: q.page, pageSize: q.pageSize };
+      const items = pages.map(toSummary);
+      return sendPage(request, reply, { items, total, page: q.page, pageSize: q.pageSize });
     },
   );
 
@@ -606,11 +609,12 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         response: { 200: WikiRevisionListSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { page } = await visiblePage(request, request.params.pageId);
       const { page: n, pageSize } = request.query;
-      const { revisions, total } = await listRevisions(db, page.id, (n - 1) * pageSize, pageSize);
-      return { revisions, total, page: n, pageSize };
+      const { offset, limit } = pageWindow(request.query);
+      const { revisions, total } = await listRevisions(db, page.id, offset, limit);
+      return sendPage(request, reply, { items: revisions, total, page: n, pageSize });
     },
   );
 

@@ -46,7 +46,7 @@ export function useCourseSearch(search: string) {
 export function useDepartmentList() {
   return useQuery({
     queryKey: [...KEY, 'departments'],
-    queryFn: () => api.get('/api/departments', DepartmentListSchema).then((r) => r.departments),
+    queryFn: () => api.get('/api/departments', DepartmentListSchema).then((r) => r.items),
     staleTime: 60_000,
   });
 }

@@ -22,7 +22,7 @@ export function useCourses(search: string) {
 export function useDepartments() {
   return useQuery({
     queryKey: adminKeys.departments,
-    queryFn: () => api.get('/api/departments', DepartmentListSchema).then((r) => r.departments),
+    queryFn: () => api.get('/api/departments', DepartmentListSchema).then((r) => r.items),
     staleTime: 60_000,
   });
 }

@@ -15,7 +15,7 @@ const enc = encodeURIComponent;
 export function useDepartments() {
   return useQuery({
     queryKey: [USER_QUERY_PREFIX, 'course-creator', 'departments'] as const,
-    queryFn: () => api.get('/api/departments', DepartmentListSchema).then((r) => r.departments),
+    queryFn: () => api.get('/api/departments', DepartmentListSchema).then((r) => r.items),
     staleTime: 60_000,
   });
 }

@@ -38,7 +38,7 @@ import {
 } from '../api/departments-api';
 import { dayOf, endOfDayIso, personName } from './department-format';
 
-type Candidate = z.infer<typeof DepartmentCandidateListSchema>['people'][number];
+type Candidate = z.infer<typeof DepartmentCandidateListSchema>['items'][number];
 
 /** How long the picker waits after the last key before it searches. */
 const SEARCH_DEBOUNCE_MS = 300;

@@ -96,7 +96,7 @@ export function useWikiSpaces() {
   return useQuery({
     queryKey: wikiKeys.spaces,
     queryFn: ({ signal }) =>
-      api.get('/api/wiki/spaces', WikiSpaceListSchema, { signal }).then((r) => r.spaces),
+      api.get('/api/wiki/spaces', WikiSpaceListSchema, { signal }).then((r) => r.items),
     staleTime: 30_000,
   });
 }
