@@ -282,7 +282,7 @@ export function PermissionSimulatorPage() {
               value={values.userId}
               onChange={(id) => form.setFieldValue('userId', id)}
               error={form.errors.userId}
-              options={(users.data?.users ?? []).map((u) => ({
+              options={(users.data?.items ?? []).map((u) => ({
                 value: u.id,
                 label: `${fullName(u) || u.username} (${u.username})`,
               }))}
@@ -340,7 +340,7 @@ export function PermissionSimulatorPage() {
                     value={values.courseId}
                     onChange={(id) => form.setFieldValue('courseId', id)}
                     error={form.errors.courseId}
-                    options={(courses.data?.courses ?? []).map((c) => ({
+                    options={(courses.data?.items ?? []).map((c) => ({
                       value: c.id,
                       label: `${c.code} · ${c.title}`,
                     }))}

@@ -148,7 +148,7 @@ export function CataloguePage() {
             </Text>
             {catalogue.isFetching && <Loader size="xs" aria-label="Updating" />}
           </Group>
-          {data.courses.length === 0 ? (
+          {data.items.length === 0 ? (
             <EmptyCatalogue
               scope={scope}
               filtered={filtered}
@@ -161,7 +161,7 @@ export function CataloguePage() {
               style={{ listStyle: 'none', padding: 0, margin: 0 }}
               aria-label="Courses"
             >
-              {data.courses.map((course) => (
+              {data.items.map((course) => (
                 <li key={course.id}>
                   <CourseCard course={course} headingOrder={2} />
                 </li>

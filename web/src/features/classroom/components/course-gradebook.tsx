@@ -30,7 +30,7 @@ import { releaseStateWords } from './grade-release';
 
 const PAGE_SIZE = 25;
 
-type Row = Gradebook['rows'][number];
+type Row = Gradebook['items'][number];
 type Column = Gradebook['assignments'][number];
 type Cell = NonNullable<Row['grades'][string]>;
 
@@ -120,10 +120,10 @@ function StaffGradebook({ course }: { course: CourseDetail }) {
           {`Couldn't load the gradebook: ${book.error.message}`}
         </Alert>
       )}
-      {data && data.rows.length === 0 && (
+      {data && data.items.length === 0 && (
         <Text>{debounced ? 'No learner matches the search.' : 'No learners yet.'}</Text>
       )}
-      {data && data.rows.length > 0 && (
+      {data && data.items.length > 0 && (
         <Table.ScrollContainer minWidth={Math.max(480, 200 + data.assignments.length * 120)}>
           <Table aria-label="Gradebook" striped withColumnBorders>
             <Table.Thead>
@@ -150,7 +150,7 @@ function StaffGradebook({ course }: { course: CourseDetail }) {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {data.rows.map((row) => (
+              {data.items.map((row) => (
                 <Table.Tr key={row.userId}>
                   <Table.Th scope="row">
                     {row.name}
@@ -309,7 +309,7 @@ function OverrideModal({
 function OwnGrades({ course }: { course: CourseDetail }) {
   const book = useGradebook(course.id, { search: '', page: 1, pageSize: PAGE_SIZE });
   const data = book.data;
-  const row = data?.rows[0] ?? null;
+  const row = data?.items[0] ?? null;
   return (
     <Stack gap="md">
       <Title order={2}>Your grades</Title>

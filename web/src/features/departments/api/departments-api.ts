@@ -74,7 +74,7 @@ export function useDepartments(archived: boolean) {
     queryKey: departmentKeys.list(archived),
     queryFn: ({ signal }) =>
       api.get(`/api/departments${queryString({ archived })}`, DepartmentListSchema, { signal }),
-    select: (list) => list.departments,
+    select: (list) => list.items,
     placeholderData: keepPreviousData,
   });
 }
@@ -112,7 +112,7 @@ export function useCandidates(id: string, search: string) {
         DepartmentCandidateListSchema,
         { signal },
       ),
-    select: (list) => list.people,
+    select: (list) => list.items,
     enabled: search !== '',
     placeholderData: keepPreviousData,
   });

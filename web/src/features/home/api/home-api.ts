@@ -21,7 +21,10 @@ export function useSignInFailures(enabled: boolean) {
     queryKey: homeKeys.signInFailures,
     queryFn: () =>
       api
-        .get(`/api/admin/sign-in-failures?pageSize=${HOME_SIGN_IN_FAILURES}`, SignInFailureListSchema)
+        .get(
+          `/api/admin/sign-in-failures?pageSize=${HOME_SIGN_IN_FAILURES}`,
+          SignInFailureListSchema,
+        )
         .then((r) => r.items),
     enabled,
   });

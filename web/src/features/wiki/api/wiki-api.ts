@@ -129,7 +129,7 @@ export function searchWikiPages(text: string, signal?: AbortSignal) {
     .get(`/api/wiki/pages${queryString({ search: text, pageSize: 10 })}`, WikiPageListSchema, {
       signal,
     })
-    .then((r) => r.pages);
+    .then((r) => r.items);
 }
 
 /** GET /api/wiki/pages/{pageId}. */

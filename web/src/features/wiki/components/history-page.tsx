@@ -48,7 +48,7 @@ export function WikiHistoryPage() {
   if (refused) return <AccessDeniedRedirect page="this wiki page" reason={refused} to="/wiki" />;
   if (page.isError) return <PageError message={page.error.message} />;
 
-  const list = revisions.data?.revisions ?? [];
+  const list = revisions.data?.items ?? [];
   // Until the reader chooses, the newest revision against the one before it.
   const from = chosen.from ?? list[1]?.number ?? null;
   const to = chosen.to ?? list[0]?.number ?? null;
