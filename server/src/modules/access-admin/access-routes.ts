@@ -50,6 +50,8 @@ const adminAccessRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
     {
       config: { access: { permissions: ['system.admin'] } },
       schema: {
+        operationId: 'listAccessChecks',
+        tags: ['access'],
         summary: 'Recent access checks',
         querystring: CheckAuditQuerySchema,
         response: { 200: CheckAuditSchema },
@@ -78,6 +80,8 @@ const adminAccessRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
     {
       config: { access: { permissions: ['system.admin'] } },
       schema: {
+        operationId: 'listAccessAudit',
+        tags: ['access'],
         summary: 'The access audit log',
         querystring: AccessAuditQuerySchema,
         response: { 200: AccessAuditSchema },
@@ -106,6 +110,8 @@ const adminAccessRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
         },
       },
       schema: {
+        operationId: 'simulateAccessCheck',
+        tags: ['access'],
         summary: 'Simulate an access check',
         body: SimulateRequestSchema,
         response: { 200: SimulateResponseSchema },

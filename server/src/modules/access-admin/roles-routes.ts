@@ -19,6 +19,7 @@ import {
   RoleWithUsageSchema,
   type AccessSubject,
   type Role,
+  SuccessSchema,
 } from '@learning-hub/core';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -116,6 +117,8 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
     {
       config: { access: { permissions: ['user.view', 'user.manage_roles'], mode: 'any' } },
       schema: {
+        operationId: 'listRoles',
+        tags: ['roles'],
         summary: 'List roles',
         querystring: RoleListQuerySchema,
         response: { 200: RoleListSchema },
@@ -141,6 +144,8 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         },
       },
       schema: {
+        operationId: 'createRole',
+        tags: ['roles'],
         summary: 'Create a custom role',
         body: CustomRoleCreateSchema,
         response: { 201: RoleWithUsageSchema },
@@ -182,6 +187,8 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         },
       },
       schema: {
+        operationId: 'updateRole',
+        tags: ['roles'],
         summary: 'Change a custom role',
         params: RoleParams,
         body: CustomRoleUpdateSchema,
@@ -236,9 +243,11 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         },
       },
       schema: {
+        operationId: 'deleteRole',
+        tags: ['roles'],
         summary: 'Delete a custom role',
         params: RoleParams,
-        response: { 200: z.object({ success: z.literal(true) }) },
+        response: { 200: SuccessSchema },
       },
     },
     async (request) => {

@@ -22,6 +22,7 @@ import {
   type ProviderInput,
   type ProviderView,
   type SignInTestResult,
+  SuccessSchema,
 } from '@learning-hub/core';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -152,6 +153,8 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: ADMIN_AREA },
       schema: {
+        operationId: 'listSignInFailures',
+        tags: ['sign-in-settings'],
         summary: 'The latest failed sign-in attempts (the start page of an admin)',
         querystring: SignInFailureQuerySchema,
         response: { 200: SignInFailureListSchema },
@@ -179,7 +182,12 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
     '/api/admin/auth/settings',
     {
       config: { access: ACCESS },
-      schema: { summary: 'The sign-in settings', response: { 200: AuthSettingsSchema } },
+      schema: {
+        operationId: 'getSignInSettings',
+        tags: ['sign-in-settings'],
+        summary: 'The sign-in settings',
+        response: { 200: AuthSettingsSchema },
+      },
     },
     async () => ({
       methods: await methodStates(db),
@@ -194,6 +202,8 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: ACCESS, responses: { 409: ['At least one sign-in method must stay on'] } },
       schema: {
+        operationId: 'updateSignInMethod',
+        tags: ['sign-in-settings'],
         summary: 'Turn a sign-in method on or off',
         params: z.object({ method: z.enum(SIGN_IN_METHODS as [SignInMethod, ...SignInMethod[]]) }),
         body: MethodToggleSchema,
@@ -228,6 +238,8 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
         },
       },
       schema: {
+        operationId: 'createSignInProvider',
+        tags: ['sign-in-settings'],
         summary: 'Add a sign-in provider',
         body: ProviderInputSchema,
         response: { 201: ProviderViewSchema },
@@ -259,6 +271,8 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
         },
       },
       schema: {
+        operationId: 'updateSignInProvider',
+        tags: ['sign-in-settings'],
         summary: 'Change a sign-in provider',
         params: ProviderParams,
         body: ProviderInputSchema,
@@ -294,9 +308,11 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: ACCESS },
       schema: {
+        operationId: 'deleteSignInProvider',
+        tags: ['sign-in-settings'],
         summary: 'Remove a sign-in provider',
         params: ProviderParams,
-        response: { 200: z.object({ success: z.literal(true) }) },
+        response: { 200: SuccessSchema },
       },
     },
     async (request) => {
@@ -318,6 +334,8 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: ACCESS },
       schema: {
+        operationId: 'testSignInProviderConnection',
+        tags: ['sign-in-settings'],
         summary: 'Test the connection to a provider',
         params: ProviderParams,
         response: { 200: ConnectionTestResultSchema },
@@ -351,6 +369,8 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
         },
       },
       schema: {
+        operationId: 'testSignIn',
+        tags: ['sign-in-settings'],
         summary: 'Try a sign-in through a provider',
         body: SignInTestRequestSchema,
         response: { 200: SignInTestResultSchema },
@@ -418,6 +438,8 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
         },
       },
       schema: {
+        operationId: 'startSsoTest',
+        tags: ['sign-in-settings'],
         summary: 'Start a single sign-on test',
         body: SsoTestStartSchema,
         response: { 200: SsoTestStartResponseSchema },
@@ -461,6 +483,8 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: ACCESS },
       schema: {
+        operationId: 'getSsoTest',
+        tags: ['sign-in-settings'],
         summary: 'The result of a single sign-on test',
         params: z.object({ testId: z.string().min(10).max(100) }),
         response: { 200: SignInTestResultSchema, 202: z.object({ pending: z.literal(true) }) },

@@ -37,6 +37,8 @@ import {
   type AdminUser,
   type CheckScope,
   type ContextAssignment,
+  SuccessSchema,
+  DirectPermissionsSchema,
 } from '@learning-hub/core';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -167,6 +169,8 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
     {
       config: { access: { permissions: ['user.view'] } },
       schema: {
+        operationId: 'listUsers',
+        tags: ['users'],
         summary: 'List users',
         querystring: UserListQuerySchema,
         response: { 200: UserListSchema },
@@ -189,7 +193,13 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
     '/api/admin/users/:userId',
     {
       config: { access: { permissions: ['user.view'] } },
-      schema: { summary: 'One user', params: UserParams, response: { 200: AdminUserSchema } },
+      schema: {
+        operationId: 'getUser',
+        tags: ['users'],
+        summary: 'One user',
+        params: UserParams,
+        response: { 200: AdminUserSchema },
+      },
     },
     async (request) => {
       const [user] = await toAdminUsers([await targetUser(request.params.userId)]);
@@ -209,6 +219,8 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         },
       },
       schema: {
+        operationId: 'updateUserRole',
+        tags: ['users'],
         summary: 'Set a user’s role',
         params: UserParams,
         body: SetRoleSchema,
@@ -247,10 +259,12 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
     {
       config: { access: { permissions: ['user.manage_roles'] }, responses: { 403: [GRANT_RULES] } },
       schema: {
+        operationId: 'createUserPermission',
+        tags: ['users'],
         summary: 'Grant a user a permission',
         params: UserParams,
         body: GrantPermissionSchema,
-        response: { 200: z.object({ directPermissions: z.array(z.string()) }) },
+        response: { 200: DirectPermissionsSchema },
       },
     },
     async (request) => {
@@ -281,9 +295,11 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         responses: { 403: [GRANT_RULES], 404: ['The user has no such direct permission'] },
       },
       schema: {
+        operationId: 'deleteUserPermission',
+        tags: ['users'],
         summary: 'Take a permission from a user',
         params: UserParams.extend({ permission: z.string().min(1).max(100) }),
-        response: { 200: z.object({ directPermissions: z.array(z.string()) }) },
+        response: { 200: DirectPermissionsSchema },
       },
     },
     async (request) => {
@@ -316,6 +332,8 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
     {
       config: { access: { permissions: ['user.view'] } },
       schema: {
+        operationId: 'listUserAssignments',
+        tags: ['users'],
         summary: 'A user’s role assignments',
         params: UserParams,
         querystring: AssignmentListQuerySchema,
@@ -354,6 +372,8 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         },
       },
       schema: {
+        operationId: 'updateUserAssignment',
+        tags: ['users'],
         summary: 'Assign a user a role in a context',
         params: UserParams,
         body: AssignmentInputSchema,
@@ -420,9 +440,11 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         },
       },
       schema: {
+        operationId: 'deleteUserAssignment',
+        tags: ['users'],
         summary: 'Remove a user’s role assignment',
         params: UserParams.extend({ contextKey: z.string().min(1).max(300) }),
-        response: { 200: z.object({ success: z.literal(true) }) },
+        response: { 200: SuccessSchema },
       },
     },
     async (request) => {
@@ -460,6 +482,8 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
     {
       config: { access: { permissions: ['user.view'] } },
       schema: {
+        operationId: 'getUserEffectivePermissions',
+        tags: ['users'],
         summary: 'What a user may do, and why',
         params: UserParams,
         querystring: EffectivePermissionsQuerySchema,

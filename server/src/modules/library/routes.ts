@@ -185,6 +185,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     {
       config: { access: VIEW },
       schema: {
+        operationId: 'listLibraryItems',
+        tags: ['library'],
         summary:
           'The library items the caller may see (or the trash they may restore), filtered, sorted and paged',
         querystring: LibraryListQuerySchema,
@@ -233,6 +235,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
         },
       },
       schema: {
+        operationId: 'createLibraryItem',
+        tags: ['library'],
         summary: 'Add an item: the caller’s upload (its first version) or a link',
         body: LibraryItemCreateSchema,
         response: { 201: LibraryItemSchema },
@@ -251,6 +255,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     {
       config: { access: VIEW },
       schema: {
+        operationId: 'getLibraryItem',
+        tags: ['library'],
         summary: 'One item with its description and what the caller may do with it',
         params: LibraryItemParamsSchema,
         response: { 200: LibraryItemSchema },
@@ -276,6 +282,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
         },
       },
       schema: {
+        operationId: 'updateLibraryItem',
+        tags: ['library'],
         summary: 'Change an item; a fileId replaces its file with a new version',
         params: LibraryItemParamsSchema,
         body: LibraryItemUpdateSchema,
@@ -307,6 +315,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
         responses: { 403: ['You may not delete this item.'], 409: [M.trashed] },
       },
       schema: {
+        operationId: 'deleteLibraryItem',
+        tags: ['library'],
         summary: 'Move an item to the trash (answers the item)',
         params: LibraryItemParamsSchema,
         response: { 200: LibraryItemSchema },
@@ -331,6 +341,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
         responses: { 409: [M.notTrashed] },
       },
       schema: {
+        operationId: 'restoreLibraryItem',
+        tags: ['library'],
         summary: 'Take an item out of the trash',
         params: LibraryItemParamsSchema,
         response: { 200: LibraryItemSchema },
@@ -350,6 +362,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     {
       config: { access: VIEW },
       schema: {
+        operationId: 'listLibraryItemVersions',
+        tags: ['library'],
         summary: 'The versions of an item’s file, newest first (none for a link)',
         params: LibraryItemParamsSchema,
         querystring: LibraryVersionListQuerySchema,
@@ -382,6 +396,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     {
       config: { access: VIEW, responses: { 204: 'Counted.' } },
       schema: {
+        operationId: 'countLibraryItemView',
+        tags: ['library'],
         summary: 'Count one view of an item (its page calls it once)',
         params: LibraryItemParamsSchema,
       },
@@ -405,6 +421,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
         },
       },
       schema: {
+        operationId: 'downloadLibraryItem',
+        tags: ['library'],
         summary: 'Download an item’s file (the current version, or ?version=): counts a download',
         params: LibraryItemParamsSchema,
         querystring: LibraryDownloadQuerySchema,
@@ -439,6 +457,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
         responses: { 204: 'Deleted for good, with its files.', 409: [M.notTrashed] },
       },
       schema: {
+        operationId: 'purgeLibraryItem',
+        tags: ['library'],
         summary: 'Delete an item in the trash for good, with every version’s file',
         params: LibraryItemParamsSchema,
       },
@@ -455,7 +475,11 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     '/api/library/trash',
     {
       config: { access: MANAGE, responses: { 204: 'The trash is empty.' } },
-      schema: { summary: 'Empty the trash: delete every item in it for good, with its files' },
+      schema: {
+        operationId: 'emptyLibraryTrash',
+        tags: ['library'],
+        summary: 'Empty the trash: delete every item in it for good, with its files',
+      },
     },
     async (_request, reply) => {
       await emptyTrash(db, app.files);
@@ -468,6 +492,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     {
       config: { access: VIEW },
       schema: {
+        operationId: 'listLibraryCategories',
+        tags: ['library'],
         summary: 'The categories, with how many of their items the caller may open',
         querystring: LibraryCategoryListQuerySchema,
         response: { 200: LibraryCategoryListSchema },
@@ -488,6 +514,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     {
       config: { access: MANAGE, responses: { 409: [M.categoryTaken] } },
       schema: {
+        operationId: 'createLibraryCategory',
+        tags: ['library'],
         summary: 'Add a category (names are unique whatever their case)',
         body: LibraryCategoryInputSchema,
         response: { 201: LibraryCategorySchema },
@@ -509,6 +537,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     {
       config: { access: MANAGE, responses: { 409: [M.categoryTaken] } },
       schema: {
+        operationId: 'updateLibraryCategory',
+        tags: ['library'],
         summary: 'Rename a category',
         params: LibraryCategoryParamsSchema,
         body: LibraryCategoryInputSchema,
@@ -537,6 +567,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     {
       config: { access: MANAGE, responses: { 204: 'Deleted; its items have no category now.' } },
       schema: {
+        operationId: 'deleteLibraryCategory',
+        tags: ['library'],
         summary: 'Delete a category (its items stay)',
         params: LibraryCategoryParamsSchema,
       },

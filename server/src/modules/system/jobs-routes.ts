@@ -21,6 +21,8 @@ const adminJobsRoutes: FastifyPluginAsyncZod<{ jobs: JobService }> = async (app,
     {
       config: { access: ACCESS },
       schema: {
+        operationId: 'listJobs',
+        tags: ['system'],
         summary: 'Background jobs',
         description:
           'The jobs of the background-job service, newest first, a page at a time, optionally of ' +
@@ -45,6 +47,8 @@ const adminJobsRoutes: FastifyPluginAsyncZod<{ jobs: JobService }> = async (app,
         },
       },
       schema: {
+        operationId: 'retryJob',
+        tags: ['system'],
         summary: 'Retry a failed job',
         description: 'Gives a failed job one more attempt, due now.',
         params: JobParamsSchema,
