@@ -9,7 +9,8 @@
  * See docs/classroom.md for the model and the readings of the spec behind it.
  */
 import { z } from 'zod';
-import { PageQuerySchema, CourseSchema } from './admin';
+import { CourseSchema } from './admin';
+import { PageQuerySchema, pageOf, pageQuery } from './common';
 import { IsoDateTime, storableText } from './common';
 
 // ---------------------------------------------------------------- limits
@@ -129,12 +130,7 @@ export const CatalogueQuerySchema = PageQuerySchema.extend({
   state: z.enum(['published', 'draft', 'archived', 'any']).default('published'),
 });
 export type CatalogueQuery = z.infer<typeof CatalogueQuerySchema>;
-export const CatalogueSchema = z.object({
-  courses: z.array(CourseCardSchema),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
-});
+export const CatalogueSchema = pageOf(CourseCardSchema);
 export type Catalogue = z.infer<typeof CatalogueSchema>;
 
 /** A lesson in the outline (no body). */
@@ -298,7 +294,9 @@ export const ParticipantSchema = z.object({
   expiresAt: z.string().nullable(),
   progress: ProgressSchema.nullable(),
 });
-export const ParticipantListSchema = z.object({ members: z.array(ParticipantSchema) });
+/** The participants list: all of a course at the default size, 500 a page at most. */
+export const ParticipantListQuerySchema = pageQuery({ defaultSize: 500, maxSize: 500 });
+export const ParticipantListSchema = pageOf(ParticipantSchema);
 
 // ---------------------------------------------------------------- files and grades shared below
 
@@ -402,7 +400,9 @@ export const AssignmentSchema = z.object({
   canReleaseGrades: z.boolean(),
 });
 export type Assignment = z.infer<typeof AssignmentSchema>;
-export const CourseAssignmentListSchema = z.object({ assignments: z.array(AssignmentSchema) });
+/** A course's assignments: all of them at the default size. */
+export const CourseAssignmentListQuerySchema = pageQuery({ defaultSize: 200, maxSize: 200 });
+export const CourseAssignmentListSchema = pageOf(AssignmentSchema);
 
 export const AssignmentCreateSchema = z.strictObject({
   title: title('The title'),
@@ -457,7 +457,9 @@ export const SubmissionSchema = z.object({
   grade: GradeSchema.nullable(),
 });
 export type Submission = z.infer<typeof SubmissionSchema>;
-export const SubmissionListSchema = z.object({ submissions: z.array(SubmissionSchema) });
+/** An assignment's submissions: all of them at the default size, 500 a page at most. */
+export const SubmissionListQuerySchema = pageQuery({ defaultSize: 500, maxSize: 500 });
+export const SubmissionListSchema = pageOf(SubmissionSchema);
 
 /**
  * POST /api/assignments/{assignmentId}/submissions: saves the learner's draft (`submit: false`)
@@ -513,7 +515,8 @@ export const GradebookSchema = z.object({
       unreleasedGrades: z.number().int().nonnegative().nullable(),
     }),
   ),
-  rows: z.array(
+  /** One row per learner, a page at a time. */
+  items: z.array(
     z.object({
       userId: z.string(),
       username: z.string(),
@@ -535,9 +538,9 @@ export const GradebookSchema = z.object({
       percent: z.number().nullable(),
     }),
   ),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
+  total: z.number().int().nonnegative(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
 });
 export type Gradebook = z.infer<typeof GradebookSchema>;
 export const GradebookQuerySchema = PageQuerySchema.extend({

@@ -1,6 +1,6 @@
 /** Background jobs as Admin → System shows them (GET /api/admin/jobs, docs/jobs.md). */
 import { z } from 'zod';
-import { PageQuerySchema } from './admin';
+import { PageQuerySchema, pageOf } from './common';
 
 const ISO = z.iso.datetime({ offset: true });
 
@@ -57,12 +57,7 @@ export const JobSummarySchema = z.object({
 });
 export type JobSummary = z.infer<typeof JobSummarySchema>;
 
-export const JobListSchema = z.object({
-  jobs: z.array(JobSummarySchema),
-  total: z.number().int().min(0),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-});
+export const JobListSchema = pageOf(JobSummarySchema);
 export type JobList = z.infer<typeof JobListSchema>;
 
 export const JobParamsSchema = z.object({ jobId: z.string().min(1).max(100) });

@@ -53,7 +53,7 @@ describe.skipIf(!available)(`background jobs: what each worked on (${TEST_DB_KIN
       headers: bearer(admin),
     });
     expect(response.statusCode, response.body).toBe(200);
-    return (response.json() as JobList).jobs;
+    return (response.json() as JobList).items;
   }
 
   it("names the library item and file a job worked on, with the item's path; a file alone or nothing", async () => {

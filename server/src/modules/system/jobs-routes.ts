@@ -12,6 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../platform/db';
 import type { JobService } from '../../platform/jobs';
+import { sendPage } from '../../platform/paging';
 import { resolveJobSubjects } from './job-subjects';
 
 const ACCESS = { permissions: ['system.view' as const], roles: ['admin' as const] };
@@ -37,16 +38,16 @@ const adminJobsRoutes: FastifyPluginAsyncZod<{ jobs: JobService; db: Db }> = asy
         response: { 200: JobListSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const list = await jobs.list(request.query);
-      const subjects = await resolveJobSubjects(db, list.jobs);
-      return {
+      const subjects = await resolveJobSubjects(db, list.items);
+      return sendPage(request, reply, {
         ...list,
-        jobs: list.jobs.map(({ data: _data, ...job }, i) => ({
+        items: list.items.map(({ data: _data, ...job }, i) => ({
           ...job,
           subject: subjects[i] ?? null,
         })),
-      };
+      });
     },
   );
 

@@ -208,7 +208,7 @@ export async function listJobs(
     base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return {
-    jobs: rows.map(toSummary),
+    items: rows.map(toSummary),
     total: Number(count.n),
     page: query.page,
     pageSize: query.pageSize,

@@ -49,7 +49,7 @@ export async function listPgBossJobs(
     sql<{ n: string }>`select count(*) as n ${from}`.execute(db),
   ]);
   return {
-    jobs: rows.rows.map(toSummary),
+    items: rows.rows.map(toSummary),
     total: Number(count.rows[0]?.n ?? 0),
     page: query.page,
     pageSize: query.pageSize,

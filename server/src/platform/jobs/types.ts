@@ -66,7 +66,7 @@ export interface SendOptions {
  * from `data` (the job's data, parsed).
  */
 export type ListedJob = Omit<JobSummary, 'subject'> & { data: unknown };
-export type ListedJobs = Omit<JobList, 'jobs'> & { jobs: ListedJob[] };
+export type ListedJobs = Omit<JobList, 'items'> & { items: ListedJob[] };
 
 export type JobRetryResult = 'retried' | 'not-found' | 'not-failed';
 

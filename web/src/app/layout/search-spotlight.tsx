@@ -37,7 +37,7 @@ export function SearchSpotlight({ opened, onClose }: { opened: boolean; onClose(
     q: debounced,
     pageSize: SPOTLIGHT_RESULTS,
   });
-  const results = searchable ? (data?.results ?? []) : [];
+  const results = searchable ? (data?.items ?? []) : [];
   const total = searchable ? (data?.total ?? 0) : 0;
 
   useEffect(() => {

@@ -41,7 +41,7 @@ function searchRoute(total = 2) {
     const matching = kind ? all.filter((r) => r.type === kind) : all;
     return {
       body: {
-        results: matching.slice((page - 1) * pageSize, page * pageSize),
+        items: matching.slice((page - 1) * pageSize, page * pageSize),
         total: matching.length,
         page,
         pageSize,

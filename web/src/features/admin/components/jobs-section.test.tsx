@@ -48,7 +48,7 @@ function jobsRoute(request: MockRequest): { body: JobList } {
   );
   return {
     body: {
-      jobs: all.slice((page - 1) * pageSize, page * pageSize),
+      items: all.slice((page - 1) * pageSize, page * pageSize),
       total: all.length,
       page,
       pageSize,
@@ -111,7 +111,7 @@ describe('admin: background jobs', () => {
   it("says why a retry was refused, in the server's words", async () => {
     const user = userEvent.setup();
     signedInAs(admin, {
-      'GET /api/admin/jobs': { body: { jobs: [FAILED], total: 1, page: 1, pageSize: 20 } },
+      'GET /api/admin/jobs': { body: { items: [FAILED], total: 1, page: 1, pageSize: 20 } },
       'POST /api/admin/jobs/job-1/retry': {
         status: 409,
         body: { code: 'CONFLICT', message: 'Only a failed job can be retried.' },
@@ -145,7 +145,7 @@ describe('admin: background jobs', () => {
 
   it('says when there are no jobs', async () => {
     signedInAs(admin, {
-      'GET /api/admin/jobs': { body: { jobs: [], total: 0, page: 1, pageSize: 20 } },
+      'GET /api/admin/jobs': { body: { items: [], total: 0, page: 1, pageSize: 20 } },
     });
     renderApp('/admin/system');
     expect(await screen.findByText('No background jobs yet.')).toBeInTheDocument();

@@ -163,7 +163,7 @@ export function JobsSection() {
         {data && (
           <>
             <Text size="sm" c="dimmed" aria-live="polite">
-              {rangeText(data.page, data.pageSize, data.jobs.length, data.total, 'jobs')}
+              {rangeText(data.page, data.pageSize, data.items.length, data.total, 'jobs')}
             </Text>
             <Text size="xs" c="dimmed" hiddenFrom="sm">
               Scroll the table sideways to see every column.
@@ -188,10 +188,10 @@ export function JobsSection() {
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
-                  {data.jobs.map((job) => (
+                  {data.items.map((job) => (
                     <JobRow key={job.id} job={job} />
                   ))}
-                  {data.jobs.length === 0 && (
+                  {data.items.length === 0 && (
                     <Table.Tr>
                       <Table.Td colSpan={6}>
                         <Text c="dimmed" ta="center" py="md">

@@ -13,6 +13,7 @@ import {
   LearningOverviewSchema,
   LessonProgressSchema,
   LessonSchema,
+  pageOf,
   ParticipantListSchema,
   ParticipantSchema,
   SectionSchema,
@@ -332,17 +333,15 @@ export function useParticipants(courseId: string, enabled = true) {
   return useQuery({
     queryKey: courseKeys.participants(courseId),
     queryFn: () =>
-      api.get(`${coursePath(courseId)}/participants`, ParticipantListSchema).then((r) => r.members),
+      api.get(`${coursePath(courseId)}/participants`, ParticipantListSchema).then((r) => r.items),
     enabled,
   });
 }
 
-export const CandidateListSchema = z.object({
-  users: z.array(
-    z.object({ id: z.string(), username: z.string(), firstname: z.string(), lastname: z.string() }),
-  ),
-});
-export type Candidate = z.infer<typeof CandidateListSchema>['users'][number];
+export const CandidateListSchema = pageOf(
+  z.object({ id: z.string(), username: z.string(), firstname: z.string(), lastname: z.string() }),
+);
+export type Candidate = z.infer<typeof CandidateListSchema>['items'][number];
 
 /** GET /api/courses/:courseId/candidates?search=: active users not yet in the course (max 20). */
 export function useCandidates(courseId: string, search: string, enabled = true) {
@@ -351,7 +350,7 @@ export function useCandidates(courseId: string, search: string, enabled = true) 
     queryFn: () =>
       api
         .get(`${coursePath(courseId)}/candidates${queryString({ search })}`, CandidateListSchema)
-        .then((r) => r.users),
+        .then((r) => r.items),
     placeholderData: keepPreviousData,
     enabled,
   });

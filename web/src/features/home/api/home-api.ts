@@ -21,8 +21,11 @@ export function useSignInFailures(enabled: boolean) {
     queryKey: homeKeys.signInFailures,
     queryFn: () =>
       api
-        .get(`/api/admin/sign-in-failures?limit=${HOME_SIGN_IN_FAILURES}`, SignInFailureListSchema)
-        .then((r) => r.failures),
+        .get(
+          `/api/admin/sign-in-failures?pageSize=${HOME_SIGN_IN_FAILURES}`,
+          SignInFailureListSchema,
+        )
+        .then((r) => r.items),
     enabled,
   });
 }

@@ -2,7 +2,7 @@ import type { LearningOverview, SignInFailure } from '@learning-hub/core';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { buildCourseCard, buildOverview } from '../../../test/classroom-fixtures';
-import { buildUser } from '../../../test/fixtures';
+import { buildUser, listOf } from '../../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
 import { buildList, buildPage } from '../../wiki/testing';
 
@@ -325,7 +325,7 @@ describe('home page', () => {
       'GET /api/me/learning': { body: buildOverview() },
       'GET /api/admin/sign-in-failures': {
         body: {
-          failures: [
+          ...listOf([
             failure({}),
             failure({
               id: 'f-2',
@@ -334,7 +334,7 @@ describe('home page', () => {
               reason: 'Moodle authentication error: Invalid login',
             }),
             failure({ id: 'f-3', username: null, method: 'sso', reason: 'Sign-in was cancelled' }),
-          ],
+          ]),
         },
       },
     });
@@ -361,7 +361,7 @@ describe('home page', () => {
     expect(items[1]).toHaveTextContent('Moodle');
     expect(items[2]).toHaveTextContent('No username given');
     expect(items[2]).toHaveTextContent('Single sign-on');
-    expect(fetch.callsTo('GET /api/admin/sign-in-failures')[0]?.search).toBe('?limit=5');
+    expect(fetch.callsTo('GET /api/admin/sign-in-failures')[0]?.search).toBe('?pageSize=5');
 
     // An admin who takes no course is not told so on their start page.
     expect(sectionHeadings()).toEqual(ADMIN_HEADINGS);
@@ -371,7 +371,7 @@ describe('home page', () => {
   it("says so when there were no failed sign-ins, and shows the server's refusal", async () => {
     const fetch = signedInAs(buildUser({ role: 'admin' }), {
       'GET /api/me/learning': { body: buildOverview() },
-      'GET /api/admin/sign-in-failures': { body: { failures: [] } },
+      'GET /api/admin/sign-in-failures': { body: { ...listOf([]) } },
     });
     const view = renderApp('/');
     expect(await screen.findByText('No failed sign-ins.')).toBeInTheDocument();

@@ -51,7 +51,7 @@ export function SearchPage() {
     pageSize: PAGE_SIZE,
   });
   const searchable = hasSearchTerms(q);
-  const results = searchable ? (data?.results ?? []) : [];
+  const results = searchable ? (data?.items ?? []) : [];
 
   return (
     <Stack gap="md" maw={800}>

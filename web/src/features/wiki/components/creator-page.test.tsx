@@ -2,7 +2,7 @@ import { findWikiTemplate } from '@learning-hub/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stubLayoutForEditor } from '../../../test/assignment-fixtures';
-import { buildUser } from '../../../test/fixtures';
+import { buildUser, listOf } from '../../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
 import { buildList, buildPage, buildSpace, buildTree, NETWORK_SPACE } from '../testing';
 
@@ -11,7 +11,7 @@ beforeAll(stubLayoutForEditor);
 const instructor = buildUser({ role: 'instructor' });
 const CREATE = { create: true, manage: false };
 const SPACES = {
-  spaces: [
+  ...listOf([
     buildSpace(),
     { ...NETWORK_SPACE, can: CREATE },
     buildSpace({
@@ -21,7 +21,7 @@ const SPACES = {
       courseId: 'course-1',
       can: CREATE,
     }),
-  ],
+  ]),
 };
 const created = buildPage({
   id: 'page-new',
@@ -157,7 +157,7 @@ describe('wiki page creator', () => {
   });
 
   it('says so when there is no space to write in', async () => {
-    signedInAs(instructor, { 'GET /api/wiki/spaces': { body: { spaces: [buildSpace()] } } });
+    signedInAs(instructor, { 'GET /api/wiki/spaces': { body: { ...listOf([buildSpace()]) } } });
     renderApp('/wiki/create');
     expect(
       await screen.findByText('There is no wiki space where you may create pages.'),

@@ -310,7 +310,7 @@ function CopySource({ onPick }: { onPick(page: { title: string; html: string }):
   const found = useWikiList({ search: query, pageSize: 10 }, query !== '');
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const options = (query ? (found.data?.pages ?? []) : []).map((p) => ({
+  const options = (query ? (found.data?.items ?? []) : []).map((p) => ({
     value: p.id,
     label: `${p.title} · ${p.spaceName}`,
   }));
