@@ -46,7 +46,7 @@ describe.skipIf(!available)(`background jobs: what each worked on (${TEST_DB_KIN
     return (uploaded.json() as { id: string }).id;
   }
 
-  async function listed(): Promise<JobList['jobs']> {
+  async function listed(): Promise<JobList['items']> {
     const response = await ctx.app.inject({
       method: 'GET',
       url: '/api/admin/jobs?pageSize=50',
@@ -72,7 +72,7 @@ describe.skipIf(!available)(`background jobs: what each worked on (${TEST_DB_KIN
     await ctx.app.jobs.send(OfFile, { fileId: loose });
     await ctx.app.jobs.send(OfNothing, { n: 1 });
 
-    const subjectOf = (jobs: JobList['jobs'], name: string) =>
+    const subjectOf = (jobs: JobList['items'], name: string) =>
       jobs.find((j) => j.name === name)?.subject;
     const subject = {
       type: 'library-item',

@@ -6,10 +6,12 @@
  * first).
  */
 import type { WikiPageSummary } from '@learning-hub/core';
-import { Alert, Anchor, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { formatDate } from '../../../lib/classroom/course-format';
-import { useWikiList, wikiPaths } from '../../wiki/api/wiki-api';
+import { QueryState } from '../../../components/query-state';
+import { href } from '../../../lib/links';
+import { formatDate } from '../../classroom/course-format';
+import { useWikiList } from '../../wiki/api/wiki-api';
 import { EmptyText, HomeSection, PlainList } from './home-section';
 
 /** How many pages each list shows. */
@@ -27,14 +29,9 @@ function PageLinks({ id, title, following }: { id: string; title: string; follow
       <Title order={3} size="h5" id={id}>
         {title}
       </Title>
-      {list.isPending && <Loader size="xs" aria-label={`Loading ${title.toLowerCase()}`} />}
-      {list.isError && (
-        <Alert color="red" role="alert">
-          {list.error.message}
-        </Alert>
-      )}
+      <QueryState query={list} label={`Loading ${title.toLowerCase()}`} />
       {list.data &&
-        (list.data.pages.length === 0 ? (
+        (list.data.items.length === 0 ? (
           <EmptyText>
             {following
               ? 'You follow no pages yet: Follow on a page lists it here.'
@@ -42,7 +39,7 @@ function PageLinks({ id, title, following }: { id: string; title: string; follow
           </EmptyText>
         ) : (
           <PlainList gap="xs">
-            {list.data.pages.map((page) => (
+            {list.data.items.map((page) => (
               <PageLine key={page.id} page={page} />
             ))}
           </PlainList>
@@ -54,7 +51,7 @@ function PageLinks({ id, title, following }: { id: string; title: string; follow
 function PageLine({ page }: { page: WikiPageSummary }) {
   return (
     <li>
-      <Anchor component={Link} to={wikiPaths.page(page.id)} size="sm" fw={500}>
+      <Anchor component={Link} to={href('wikiPage', { pageId: page.id })} size="sm" fw={500}>
         {page.title}
       </Anchor>
       <Text size="xs" c="dimmed">
@@ -71,7 +68,7 @@ export function WikiSection() {
       title="Wiki"
       framed
       action={
-        <Anchor component={Link} to="/wiki" size="sm">
+        <Anchor component={Link} to={href('wiki')} size="sm">
           Open the wiki
         </Anchor>
       }
