@@ -13,15 +13,10 @@ import {
 } from '../access';
 import { AccessContextSchema, ContextAssignmentSchema, PermissionIdSchema } from './access';
 import { PublicUserSchema } from './auth';
-import { identityText, personName, storableText } from './common';
+import { identityText, personName, PageQuerySchema, storableText } from './common';
+import { CourseSchema } from './course';
 
 const ISO = z.iso.datetime({ offset: true });
-
-/** Page and size of a paginated list (1-based pages). */
-export const PageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(25),
-});
 
 /** A Role of spec §3, with its permissions resolved through inheritance. */
 export const RoleSchema = z.object({
@@ -326,16 +321,6 @@ export const AccessAuditSchema = z.object({
   pageSize: z.number(),
 });
 
-/** A course (the context of course roles). */
-export const CourseSchema = z.object({
-  id: z.string(),
-  code: z.string(),
-  title: z.string(),
-  description: z.string(),
-  departmentId: z.string().nullable(),
-  departmentName: z.string().nullable(),
-});
-export type Course = z.infer<typeof CourseSchema>;
 export const CourseListQuerySchema = PageQuerySchema.extend({
   search: z.string().trim().max(100).optional(),
 });

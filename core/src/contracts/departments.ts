@@ -6,8 +6,8 @@
  * their account (derived, not stored as an assignment). See docs/departments.md.
  */
 import { z } from 'zod';
-import { DepartmentSchema, PageQuerySchema } from './admin';
-import { departmentName, IsoDateTime, storableText } from './common';
+import { DepartmentSchema } from './admin';
+import { departmentName, IsoDateTime, PageQuerySchema, storableText } from './common';
 
 /** Longest department description, in characters of HTML. */
 export const DEPARTMENT_DESCRIPTION_MAX = 50_000;

@@ -1,6 +1,6 @@
 /** Background jobs as Admin → System shows them (GET /api/admin/jobs, docs/jobs.md). */
 import { z } from 'zod';
-import { PageQuerySchema } from './admin';
+import { PageQuerySchema } from './common';
 
 const ISO = z.iso.datetime({ offset: true });
 

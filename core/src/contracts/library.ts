@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { linkUrlSyntax } from '../link-url';
-import { PageQuerySchema } from './admin';
+import { PageQuerySchema } from './common';
 import { IsoDateTime, storableText } from './common';
 import { SignedUrlQuerySchema } from './files';
 

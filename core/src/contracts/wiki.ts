@@ -6,7 +6,7 @@
  * and a stale one is refused with a merge. See docs/wiki.md for the rules and readings.
  */
 import { z } from 'zod';
-import { PageQuerySchema } from './admin';
+import { PageQuerySchema } from './common';
 import { IsoDateTime, storableText } from './common';
 
 // ---------------------------------------------------------------- limits

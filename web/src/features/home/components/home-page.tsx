@@ -4,7 +4,7 @@ import { useDeferredValue } from 'react';
 import { useAuth } from '../../../lib/auth/auth-context';
 import { useCan } from '../../../lib/auth/use-can';
 import { errorMessage } from '../../../lib/classroom/course-format';
-import { useLearningOverview } from '../../../lib/classroom/courses-api';
+import { useLearningOverview } from '../../../lib/classroom/learning-api';
 import { useSignInFailures } from '../api/home-api';
 import { AdminSections } from './admin-sections';
 import { LearnerSections } from './learner-sections';

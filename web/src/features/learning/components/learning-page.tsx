@@ -24,7 +24,7 @@ import {
   errorMessage,
   formatDate,
 } from '../../../lib/classroom/course-format';
-import { useLearningOverview } from '../../../lib/classroom/courses-api';
+import { useLearningOverview } from '../../../lib/classroom/learning-api';
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
