@@ -26,7 +26,7 @@ export const CredentialsSchema = z.object({
     .pipe(identityCharacters('Username')),
   /**
    * Not trimmed; the server compares its Unicode compatibility form (NFKC), as it hashes new
-   * passwords (server/src/auth/passwords.ts).
+   * passwords (server/src/platform/auth/passwords.ts).
    */
   password: z
     .string({

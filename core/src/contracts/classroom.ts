@@ -5,7 +5,7 @@
  *
  * Rich-text fields (`summaryHtml`, `bodyHtml`, `instructionsHtml`, `textHtml`, `feedbackHtml`)
  * carry the editor's HTML as a string. The server sanitises every one of them before storing it
- * (server/src/rich-text) and serves only what it stored; the web app renders what it is served.
+ * (server/src/platform/rich-text) and serves only what it stored; the web app renders what it is served.
  * See docs/classroom.md for the model and the readings of the spec behind it.
  */
 import { z } from 'zod';
