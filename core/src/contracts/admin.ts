@@ -22,6 +22,7 @@ import {
   personName,
   storableText,
 } from './common';
+import { CourseSchema } from './course';
 
 const ISO = z.iso.datetime({ offset: true });
 
@@ -325,16 +326,6 @@ export const AccessAuditEntrySchema = z.object({
 export type AccessAuditEntry = z.infer<typeof AccessAuditEntrySchema>;
 export const AccessAuditSchema = pageOf(AccessAuditEntrySchema);
 
-/** A course (the context of course roles). */
-export const CourseSchema = z.object({
-  id: z.string(),
-  code: z.string(),
-  title: z.string(),
-  description: z.string(),
-  departmentId: z.string().nullable(),
-  departmentName: z.string().nullable(),
-});
-export type Course = z.infer<typeof CourseSchema>;
 export const CourseListQuerySchema = PageQuerySchema.extend({
   search: z.string().trim().max(100).optional(),
 });

@@ -10,7 +10,6 @@ import {
   CourseListSchema,
   CourseDetailSchema,
   EnrolmentSchema,
-  LearningOverviewSchema,
   LessonProgressSchema,
   LessonSchema,
   pageOf,
@@ -36,6 +35,7 @@ import { z } from 'zod';
 import { api } from '../../../lib/api-client';
 import { queryString } from '../../../lib/query-string';
 import { USER_QUERY_PREFIX } from '../../../lib/auth/auth-context';
+import { LEARNING_OVERVIEW_KEY } from './learning-api';
 
 const ROOT = [USER_QUERY_PREFIX, 'classroom-courses'] as const;
 
@@ -52,7 +52,7 @@ export const courseKeys = {
   participants: (courseId: string) => [...ROOT, 'course', courseId, 'participants'] as const,
   candidates: (courseId: string, search: string) =>
     [...ROOT, 'course', courseId, 'candidates', search] as const,
-  learning: [...ROOT, 'learning'] as const,
+  learning: LEARNING_OVERVIEW_KEY,
 };
 
 const enc = encodeURIComponent;
@@ -375,13 +375,5 @@ export function useRemoveParticipant(courseId: string) {
   });
 }
 
-// ---------------------------------------------------------------- overview
-
-/** GET /api/me/learning: the learner's courses, what is due, recent grades, what they teach. */
-export function useLearningOverview(enabled = true) {
-  return useQuery({
-    queryKey: courseKeys.learning,
-    queryFn: () => api.get('/api/me/learning', LearningOverviewSchema),
-    enabled,
-  });
-}
+// The overview (GET /api/me/learning): learning-api.ts, which the start page loads without this
+// module.

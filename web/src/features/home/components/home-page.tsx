@@ -4,7 +4,7 @@ import { lazy, Suspense, useDeferredValue } from 'react';
 import { useAuth } from '../../../lib/auth/auth-context';
 import { useCan } from '../../../lib/auth/use-can';
 import { errorMessage } from '../../classroom/course-format';
-import { useLearningOverview } from '../../classroom/api/courses-api';
+import { useLearningOverview } from '../../classroom/api/learning-api';
 import { useSignInFailures } from '../api/home-api';
 import { AdminSections } from './admin-sections';
 import { LearnerSections } from './learner-sections';
