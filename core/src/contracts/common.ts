@@ -59,12 +59,6 @@ export const SuccessSchema = z.object({ success: z.literal(true) });
 /** An ISO 8601 instant, always UTC with milliseconds as produced by Date#toISOString. */
 export const IsoDateTime = z.iso.datetime({ offset: true });
 
-/** Page and size of a paginated list (1-based pages). */
-export const PageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(25),
-});
-
 // ---------------------------------------------------------------- characters refused in text
 
 /**
