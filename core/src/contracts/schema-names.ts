@@ -35,7 +35,6 @@ import {
   AssignmentViewSchema,
   CheckAuditSchema,
   CourseListSchema,
-  CourseSchema,
   CustomRoleCreateSchema,
   CustomRoleUpdateSchema,
   DepartmentListSchema,
@@ -116,21 +115,17 @@ import {
   AssignmentUpdateSchema,
   CatalogueSchema,
   CourseAssignmentListSchema,
-  CourseCardSchema,
   CourseCopySchema,
   CourseCreateSchema,
   CourseDetailSchema,
   CourseUpdateSchema,
   CourseViewerSchema,
-  DueItemSchema,
   EnrolmentSchema,
   GradeHistorySchema,
   GradeOverrideSchema,
   GradeSchema,
   GradeSetSchema,
   GradebookSchema,
-  HandInSchema,
-  LearningOverviewSchema,
   LessonCreateSchema,
   LessonOutlineSchema,
   LessonProgressSchema,
@@ -141,8 +136,6 @@ import {
   ParticipantListSchema,
   ParticipantSchema,
   ParticipantSetSchema,
-  ProgressSchema,
-  RecentGradeSchema,
   SectionCreateSchema,
   SectionSchema,
   SectionUpdateSchema,
@@ -151,10 +144,17 @@ import {
   SubmissionListSchema,
   SubmissionSaveSchema,
   SubmissionSchema,
+} from './classroom';
+import { CourseCardSchema, CourseSchema, ProgressSchema } from './course';
+import {
+  DueItemSchema,
+  HandInSchema,
+  LearningOverviewSchema,
+  RecentGradeSchema,
   TeachingCourseSchema,
   TeachingDueItemSchema,
   ToGradeItemSchema,
-} from './classroom';
+} from './learning';
 import {
   DepartmentCandidateListSchema,
   DepartmentCourseSchema,
@@ -168,7 +168,7 @@ import {
   DepartmentUpdateSchema,
 } from './departments';
 import { StoredFileSchema } from './files';
-import { JobListSchema, JobSummarySchema } from './jobs';
+import { JobListSchema, JobSubjectSchema, JobSummarySchema } from './jobs';
 import {
   LibraryCategoryInputSchema,
   LibraryCategoryListSchema,
@@ -365,6 +365,7 @@ export const API_SCHEMAS = {
   StoredFile: StoredFileSchema,
   // jobs.ts
   JobList: JobListSchema,
+  JobSubject: JobSubjectSchema,
   JobSummary: JobSummarySchema,
   // library.ts
   LibraryCategory: LibraryCategorySchema,

@@ -18,6 +18,7 @@ export const libraryItemAdapter: ContentAdapter<ItemRecord> = {
   fileOwner: LIBRARY_ITEM,
   searchType: LIBRARY_ITEM,
   counters: ['view_count', 'download_count'],
+  ownerOf: (target) => target.createdBy.id,
   touchOnRestore: true,
   follows: null,
   messages: {

@@ -14,6 +14,7 @@ export const wikiPageAdapter: ContentAdapter<PageRecord> = {
   fileOwner: WIKI_PAGE,
   searchType: WIKI_PAGE,
   counters: ['view_count'],
+  ownerOf: (target) => target.createdBy.id,
   touchOnRestore: false,
   follows: { table: 'wiki_follows', column: 'page_id' },
   messages: {

@@ -1,5 +1,5 @@
 /**
- * The one way a repository pages a list (docs/architecture.md, "Lists and paging"): the ids of one
+ * The one way a repository pages a list (docs/architecture.md, "Paging in SQL"): the ids of one
  * page in the list's order with the total, then the page's rows hydrated by id in that order.
  *
  * The total comes one of two ways, chosen per list by measurement:

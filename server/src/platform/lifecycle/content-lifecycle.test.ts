@@ -63,6 +63,7 @@ describe.skipIf(!available)(`the content lifecycle over a fake adapter (${TEST_D
     fileOwner: 'thing',
     searchType: 'thing',
     counters: ['view_count'],
+    ownerOf: (thing) => thing.title,
     touchOnRestore: true,
     follows: { table: 'thing_follows', column: 'thing_id' },
     messages: {
@@ -215,6 +216,11 @@ describe.skipIf(!available)(`the content lifecycle over a fake adapter (${TEST_D
     await lifecycle.count('a', 'view_count');
     await lifecycle.count('a', 'view_count');
     expect(Number((await thing('a')).view_count)).toBe(2);
+    // A view by its owner (here: named by its title) is not counted; anyone else's is.
+    await lifecycle.view(a, 'a');
+    expect(Number((await thing('a')).view_count)).toBe(2);
+    await lifecycle.view(a, 'reader');
+    expect(Number((await thing('a')).view_count)).toBe(3);
     await expect(lifecycle.count('a', 'download_count')).rejects.toThrow('keeps no download_count');
     await lifecycle.trash(a, 'admin', AT);
     expect(await refusal(lifecycle.count('a', 'view_count'))).toEqual({

@@ -32,6 +32,8 @@ export interface ContentAdapter<T extends LifecycleTarget = LifecycleTarget> {
   searchType: string;
   /** The counters of its table. */
   counters: readonly ContentCounter[];
+  /** Who owns the thing (their own visits are not views). */
+  ownerOf(target: T): string;
   /** Restoring also sets `updated_at` and `updated_by` (the restore is a change of the thing). */
   touchOnRestore: boolean;
   /** Its followers' table and the column naming the thing there (user_id, created_at beside); null: not followed. */
@@ -206,6 +208,15 @@ export class ContentLifecycle<T extends LifecycleTarget> {
     if (Number(result.numUpdatedRows) === 0) {
       throw new AppError('NOT_FOUND', this.messages.notFound);
     }
+  }
+
+  /**
+   * Counts one view of the thing by `userId`, unless it is theirs (`ownerOf`): the owner's own
+   * visits are not views (they count what others read). 404 when it is gone or in the trash.
+   */
+  async view(target: T, userId: string): Promise<void> {
+    if (this.adapter.ownerOf(target) !== userId) return this.count(target.id, 'view_count');
+    if (target.deletedAt !== null) throw new AppError('NOT_FOUND', this.messages.notFound);
   }
 
   /**

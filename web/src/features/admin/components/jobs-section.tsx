@@ -1,5 +1,6 @@
-import { JOB_STATES, type JobState, type JobSummary } from '@learning-hub/core';
+import { JOB_STATES, type JobState, type JobSubject, type JobSummary } from '@learning-hub/core';
 import {
+  Anchor,
   Badge,
   Button,
   Group,
@@ -13,6 +14,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { Pager } from '../../../components/pager';
 import { formatDateTime } from '../../../lib/format';
 import { useJobs, useRetryJob } from '../api/jobs-api';
@@ -34,12 +36,37 @@ const STATE_OPTIONS = [
   ...JOB_STATES.map((state) => ({ value: state, label: STATES[state].label })),
 ];
 
+/** What a job worked on, in words. */
+const SUBJECT_TYPES: Record<JobSubject['type'], string> = {
+  'library-item': 'Library item',
+  'wiki-page': 'Wiki page',
+  file: 'File',
+};
+
+/** "Library item: <title, linked> (file.pdf)". */
+function JobSubjectLine({ subject }: { subject: JobSubject }) {
+  return (
+    <Text size="sm" style={{ wordBreak: 'break-word' }}>
+      {SUBJECT_TYPES[subject.type]}:{' '}
+      {subject.path ? (
+        <Anchor component={Link} to={subject.path} size="sm">
+          {subject.title}
+        </Anchor>
+      ) : (
+        subject.title
+      )}
+      {subject.fileName && ` (${subject.fileName})`}
+    </Text>
+  );
+}
+
 function JobRow({ job }: { job: JobSummary }) {
   const retry = useRetryJob();
   const state = STATES[job.state];
   return (
     <Table.Tr>
       <Table.Td>
+        {job.subject && <JobSubjectLine subject={job.subject} />}
         <Text size="sm" fw={500}>
           {job.name}
         </Text>
@@ -103,8 +130,8 @@ function JobRow({ job }: { job: JobSummary }) {
 
 /**
  * Admin → System → Background jobs: the queue of the job service (waiting, running, completed,
- * failed with the error of the last attempt), newest first, a page at a time; a failed job can
- * be retried.
+ * failed with the error of the last attempt), newest first, a page at a time, each with what it
+ * worked on (linked where the app opens it); a failed job can be retried.
  */
 export function JobsSection() {
   const [state, setState] = useState<JobState | null>(null);
@@ -136,7 +163,7 @@ export function JobsSection() {
         {data && (
           <>
             <Text size="sm" c="dimmed" aria-live="polite">
-              {rangeText(data.page, data.pageSize, data.jobs.length, data.total, 'jobs')}
+              {rangeText(data.page, data.pageSize, data.items.length, data.total, 'jobs')}
             </Text>
             <Text size="xs" c="dimmed" hiddenFrom="sm">
               Scroll the table sideways to see every column.
@@ -161,10 +188,10 @@ export function JobsSection() {
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
-                  {data.jobs.map((job) => (
+                  {data.items.map((job) => (
                     <JobRow key={job.id} job={job} />
                   ))}
-                  {data.jobs.length === 0 && (
+                  {data.items.length === 0 && (
                     <Table.Tr>
                       <Table.Td colSpan={6}>
                         <Text c="dimmed" ta="center" py="md">

@@ -109,7 +109,7 @@ export function UsersPage() {
           <>
             <Group justify="space-between">
               <Text size="sm" c="dimmed" aria-live="polite">
-                {rangeText(data.page, data.pageSize, data.users.length, data.total, 'users')}
+                {rangeText(data.page, data.pageSize, data.items.length, data.total, 'users')}
               </Text>
               {users.isFetching && <Loader size="xs" aria-label="Updating" />}
             </Group>
@@ -130,7 +130,7 @@ export function UsersPage() {
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
-                  {data.users.map((u) => (
+                  {data.items.map((u) => (
                     <Table.Tr
                       key={u.id}
                       style={{ cursor: 'pointer' }}
@@ -166,7 +166,7 @@ export function UsersPage() {
                       <Table.Td ta="right">{u.assignmentCount}</Table.Td>
                     </Table.Tr>
                   ))}
-                  {data.users.length === 0 && (
+                  {data.items.length === 0 && (
                     <Table.Tr>
                       <Table.Td colSpan={6}>
                         <Text c="dimmed" ta="center" py="md">

@@ -95,14 +95,14 @@ export function MembersSection({
             </Text>
             {members.isFetching && <Loader size="xs" aria-label="Updating" />}
           </Group>
-          {data.members.length === 0 ? (
+          {data.items.length === 0 ? (
             <Text c="dimmed" ta="center" py="md">
               {search ? 'Nobody matches this search.' : 'This department has no members yet.'}
             </Text>
           ) : phone ? (
-            <MemberRows members={data.members} actions={actions} />
+            <MemberRows members={data.items} actions={actions} />
           ) : (
-            <MemberTable members={data.members} actions={actions} />
+            <MemberTable members={data.items} actions={actions} />
           )}
           <Pager
             label="Member pages"

@@ -401,7 +401,7 @@ function Versions({
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {versions.data.versions.map((v) => (
+              {versions.data.items.map((v) => (
                 <VersionRow
                   key={v.id}
                   version={v}
