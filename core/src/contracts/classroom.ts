@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { IsoDateTime, PageQuerySchema, pageOf, pageQuery, storableText } from './common';
-import { CourseCardSchema, CourseSchema, CourseStateSchema, EnrolmentModeSchema, ProgressSchema } from './course';
+import { CourseCardSchema, CourseStateSchema, EnrolmentModeSchema, ProgressSchema } from './course';
 
 // ---------------------------------------------------------------- limits
 
