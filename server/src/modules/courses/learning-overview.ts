@@ -11,7 +11,8 @@ import { waitingForGrade } from '../assignments/public';
 import type { Db } from '../../platform/db';
 import { courseAccess } from './course-access';
 import { countEnrolled, findCourseRecords, type CourseRecord } from './course-repository';
-import { buildCards, visibilityOf, type Viewer } from './course-views';
+import { buildCards, type Viewer } from './course-views';
+import { courseVisibilityOf } from '../../platform/visibility/course-visibility';
 import {
   assignmentTitles,
   countHandedIn,
@@ -189,7 +190,7 @@ export async function learningOverview(
 ): Promise<LearningOverview> {
   const user = viewer.user;
   const nowIso = new Date(now).toISOString();
-  const visibility = visibilityOf(access, user, now);
+  const visibility = courseVisibilityOf(access, user, now);
   const enrolledIds = [...visibility.enrolledIds];
   const teachingRoles = new Set<string>();
   for (const a of access.engine.subjectOf(user.id)?.contextAssignments ?? []) {

@@ -24,6 +24,7 @@ import {
   reserveAttempt,
 } from '../../platform/auth/throttle';
 import { findUserById } from '../../platform/auth/user-repository';
+import { actorOf } from '../../platform/http/access';
 import { courseContext } from './course-access';
 import { findCourseRecord } from './course-repository';
 import {
@@ -37,7 +38,6 @@ import { listCandidates } from './overview-repository';
 import { countCompletedByUser, toProgress } from './progress-repository';
 import { countLessons } from './structure-repository';
 import {
-  actorOf,
   CourseParams,
   currentUser,
   ParticipantParams,

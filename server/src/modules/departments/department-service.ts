@@ -11,7 +11,6 @@ import {
   assignmentReplaceDenial,
   isAdmin,
   type AccessContext,
-  type AccessRequirement,
   type AccessSubject,
   type ContextAssignment,
   type DepartmentMember,
@@ -29,7 +28,9 @@ import {
   type UserRecord,
 } from '../../platform/auth/user-repository';
 import type { Db } from '../../platform/db';
+import type { Actor } from '../../platform/http/access';
 import { sanitizeRichText } from '../../platform/rich-text/sanitize';
+import { mayAdminister } from './department-access';
 import {
   findDepartmentRow,
   findMembership,
@@ -58,15 +59,6 @@ export const DEPARTMENT_MESSAGES = {
 } as const;
 const M = DEPARTMENT_MESSAGES;
 
-/**
- * Administering departments (creating, renaming, archiving): what the admin routes require — the
- * admin role with system.admin (every admin holds it).
- */
-export const DEPARTMENT_ADMIN = {
-  permissions: ['system.admin'],
-  roles: ['admin'],
-} as const satisfies AccessRequirement;
-
 /** The two roles a department page hands out, as the stored assignment's roles. */
 export function rolesFor(role: 'department-member' | 'department-manager') {
   // department-manager has no department.view of its own: a manager is a member too.
@@ -79,12 +71,6 @@ export interface DepartmentDeps {
   db: Db;
   access: AccessService;
   now: () => number;
-}
-
-/** Who acts, as the request knows them. */
-export interface Actor {
-  user: UserRecord;
-  requestId: string;
 }
 
 const departmentContext = (departmentId: string): AccessContext => ({
@@ -149,10 +135,7 @@ export async function updateDepartmentFor(
         changes.archived !== undefined && changes.archived !== (department.archivedAt !== null);
       // A name or archived state sent unchanged (a whole form sent back) is no change. The
       // route lets managers in (department.manage); the rest is the admins' (an audited check).
-      if (
-        (renames || archives) &&
-        !deps.access.decide(user.id, DEPARTMENT_ADMIN, undefined).allowed
-      ) {
+      if ((renames || archives) && !mayAdminister(deps.access, user.id)) {
         throw new AppError('FORBIDDEN', M.adminOnly);
       }
       const staysArchived = department.archivedAt !== null && changes.archived !== false;
@@ -197,6 +180,7 @@ async function openForChanges(trx: Db, departmentId: string): Promise<Department
  */
 export async function setMember(
   deps: DepartmentDeps,
+  user: UserRecord,
   actor: Actor,
   departmentId: string,
   input: {
@@ -211,11 +195,11 @@ export async function setMember(
   if (input.expiresAt !== null && Date.parse(input.expiresAt) <= now) {
     throw new AppError('VALIDATION_ERROR', M.expiryPast);
   }
-  const admin = isAdmin(actor.user);
+  const admin = isAdmin(user);
   const target = await findUserById(deps.db, input.userId);
   if (!target) throw new AppError('NOT_FOUND', M.userNotFound);
-  if (target.id === actor.user.id && !admin) throw new AppError('FORBIDDEN', M.ownMembership);
-  const granter = subjectOf(deps, actor.user);
+  if (target.id === user.id && !admin) throw new AppError('FORBIDDEN', M.ownMembership);
+  const granter = subjectOf(deps, user);
   const roles = await deps.access.refreshRoles();
   const context = departmentContext(departmentId);
   const assignment = await deps.db.transaction().execute(async (trx) => {
@@ -234,14 +218,14 @@ export async function setMember(
         context,
         roles: rolesFor(input.role),
         directPermissions: previous?.directPermissions ?? [],
-        assignedBy: actor.user.id,
+        assignedBy: user.id,
         assignedAt: at,
         expiresAt: input.expiresAt === null ? null : new Date(input.expiresAt).toISOString(),
         isActive: true,
       }),
       {
         targetUsername: target.username,
-        actor: { id: actor.user.id, username: actor.user.username, requestId: actor.requestId },
+        actor,
         at,
         judge: (locked, previous, next) =>
           admin || !next
@@ -269,24 +253,25 @@ export async function setMember(
  */
 export async function removeMember(
   deps: DepartmentDeps,
+  user: UserRecord,
   actor: Actor,
   departmentId: string,
   userId: string,
 ): Promise<void> {
   const now = deps.now();
   const at = new Date(now).toISOString();
-  const admin = isAdmin(actor.user);
+  const admin = isAdmin(user);
   const target = await findUserById(deps.db, userId);
   if (!target) throw new AppError('NOT_FOUND', M.userNotFound);
-  if (target.id === actor.user.id && !admin) throw new AppError('FORBIDDEN', M.ownMembership);
-  const granter = subjectOf(deps, actor.user);
+  if (target.id === user.id && !admin) throw new AppError('FORBIDDEN', M.ownMembership);
+  const granter = subjectOf(deps, user);
   const roles = await deps.access.refreshRoles();
   const context = departmentContext(departmentId);
   await deps.db.transaction().execute(async (trx) => {
     const department = await openForChanges(trx, departmentId);
     const removed = await removeContextAssignment(trx, target.id, context, {
       targetUsername: target.username,
-      actor: { id: actor.user.id, username: actor.user.username, requestId: actor.requestId },
+      actor,
       at,
       judge: (locked, previous) =>
         admin || !previous

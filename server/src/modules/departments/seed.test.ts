@@ -8,7 +8,7 @@ import {
   TEST_DB_KIND,
   type TestContext,
 } from '../../test/helpers';
-import { seedDemoData } from '../../seed';
+import { seedDemo } from '../../seed';
 
 const available = await testDatabaseAvailable();
 
@@ -24,8 +24,8 @@ describe.skipIf(!available)(`demo department pages (${TEST_DB_KIND})`, () => {
   it('gives each demo department a description, a manager and members, once', async () => {
     const db = ctx.database.db;
     const now = new Date(ctx.clock.now());
-    await seedDemoData(db, now);
-    await seedDemoData(db, now);
+    expect(await seedDemo(ctx.app, db, now)).toContain('departments');
+    expect(await seedDemo(ctx.app, db, now)).toEqual([]);
     const instructor = await findUserByUsername(db, 'instructor');
     const { token } = await createSession(db, {
       userId: instructor?.id as string,

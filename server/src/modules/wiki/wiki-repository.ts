@@ -718,6 +718,33 @@ export async function countPagesBySpace(
   return counts;
 }
 
+/**
+ * A department's space (`department:<id>`): its published pages not in the trash, how many and
+ * the latest `limit` of them (the department page's wiki part, through public.ts).
+ */
+export async function latestPagesOfDepartment(db: Db, departmentId: string, limit: number) {
+  const spaceKey = `department:${departmentId}` as const;
+  const base = db
+    .selectFrom('wiki_pages')
+    .where('space_key', '=', spaceKey)
+    .where('status', '=', 'published')
+    .where('deleted_at', 'is', null);
+  const [count, pages] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+    base
+      .select(['id', 'title', 'updated_at'])
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute(),
+  ]);
+  return {
+    spaceKey,
+    pageCount: Number(count.n),
+    pages: pages.map((p) => ({ id: p.id, title: p.title, updatedAt: p.updated_at })),
+  };
+}
+
 /** Every department (id, name, archived or not), by name. */
 export async function listDepartmentsForSpaces(db: Db) {
   return db
