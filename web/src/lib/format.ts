@@ -36,3 +36,8 @@ export function formatBytes(bytes: number): string {
   }
   return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }
+
+/** A count with its noun: `1 member`, `12 members` (`one` and `many` are the noun's forms). */
+export function countText(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

@@ -26,6 +26,7 @@ import {
 import { completedLessonIds, lastViewedLessonId } from './progress-repository';
 import { nextLessonToContinue } from './resume';
 import { loadOutline, readingOrder } from './structure-repository';
+import { displayName } from '../../platform/auth/display-name';
 
 /** How far ahead "due soon" looks. */
 export const DUE_SOON_MS = 14 * 24 * 3_600_000;
@@ -163,7 +164,7 @@ async function teachingWork(
       assignmentTitle: h.assignment_title,
       courseId: h.course_id,
       courseTitle: h.course_title,
-      learnerName: `${h.firstname} ${h.lastname}`.trim(),
+      learnerName: displayName(h),
       attempt: Number(h.attempt),
       submittedAt: h.submitted_at as string,
       late: Boolean(h.is_late),

@@ -16,10 +16,8 @@ import {
   type DepartmentMember,
 } from '@learning-hub/core';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import {
-  DepartmentNameTakenError,
-  isFormerSlugOfAnother,
-} from '../../platform/auth/user-repository';
+import { DepartmentNameTakenError, isFormerSlugOfAnother } from '../../platform/auth/departments';
+import { displayName } from '../../platform/auth/display-name';
 import { likePattern } from '../../platform/db/sql';
 import type { Db } from '../../platform/db';
 import { isUniqueViolation } from '../../platform/db/errors';
@@ -246,10 +244,6 @@ export async function countMembers(
   return out;
 }
 
-/** A person's name for display: first and last name, else the username. */
-const nameOf = (first: string, last: string, username: string) =>
-  `${first} ${last}`.trim() || username;
-
 /** Managers in force per department (all of them, or the ones named), by last name. */
 export async function listManagers(
   db: Db,
@@ -272,10 +266,7 @@ export async function listManagers(
   const out = new Map<string, { id: string; name: string }[]>();
   for (const r of rows) {
     const id = r.context_key.slice('department:'.length);
-    out.set(id, [
-      ...(out.get(id) ?? []),
-      { id: r.id, name: nameOf(r.firstname, r.lastname, r.username) },
-    ]);
+    out.set(id, [...(out.get(id) ?? []), { id: r.id, name: displayName(r) }]);
   }
   return out;
 }
@@ -481,7 +472,7 @@ export async function listCandidates(
   return rows.map((r) => ({
     id: r.id,
     username: r.username,
-    name: nameOf(r.firstname, r.lastname, r.username),
+    name: displayName(r),
     departmentName: r.department_name ?? null,
     member: Number(r.member) === 1,
   }));

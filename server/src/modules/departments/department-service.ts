@@ -20,13 +20,13 @@ import {
   removeContextAssignment,
   replaceContextAssignment,
 } from '../../platform/access/assignment-changes';
+import { findUserById, type UserRecord } from '../../platform/auth/user-repository';
 import {
   createDepartment,
   DepartmentNameTakenError,
   departmentSlug,
-  findUserById,
-  type UserRecord,
-} from '../../platform/auth/user-repository';
+} from '../../platform/auth/departments';
+import { displayName } from '../../platform/auth/display-name';
 import type { Db } from '../../platform/db';
 import type { Actor } from '../../platform/http/access';
 import { sanitizeRichText } from '../../platform/rich-text/sanitize';
@@ -77,10 +77,6 @@ const departmentContext = (departmentId: string): AccessContext => ({
   type: 'department',
   departmentId,
 });
-
-/** A person's name as the messages give it. */
-const personName = (u: { firstname: string; lastname: string; username: string }) =>
-  `${u.firstname} ${u.lastname}`.trim() || u.username;
 
 /** The actor's permissions as loaded for this request's check (the grant rules judge them). */
 function subjectOf(deps: DepartmentDeps, user: UserRecord): AccessSubject {
@@ -206,9 +202,9 @@ export async function setMember(
     const department = await openForChanges(trx, departmentId);
     const membership = await findMembership(trx, departmentId, target.id, at);
     if (!membership) throw new AppError('NOT_FOUND', M.userNotFound);
-    if (!membership.isActive) throw new AppError('CONFLICT', M.inactive(personName(target)));
+    if (!membership.isActive) throw new AppError('CONFLICT', M.inactive(displayName(target)));
     if (mode === 'update' && !membership.member) {
-      throw new AppError('NOT_FOUND', M.notMember(personName(target), department.name));
+      throw new AppError('NOT_FOUND', M.notMember(displayName(target), department.name));
     }
     const result = await replaceContextAssignment(
       trx,
@@ -280,9 +276,9 @@ export async function removeMember(
     });
     if (removed) return;
     if (target.departmentId === departmentId) {
-      throw new AppError('CONFLICT', M.byAccount(personName(target)));
+      throw new AppError('CONFLICT', M.byAccount(displayName(target)));
     }
-    throw new AppError('NOT_FOUND', M.notMember(personName(target), department.name));
+    throw new AppError('NOT_FOUND', M.notMember(displayName(target), department.name));
   });
 }
 

@@ -30,7 +30,7 @@ import {
 } from '@learning-hub/core';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { departmentSlug, findDepartmentBySlug } from '../../platform/auth/user-repository';
+import { departmentSlug, findDepartmentBySlug } from '../../platform/auth/departments';
 import { coursesOfDepartment, progressOfGroup, type GroupProgress } from '../courses/public';
 import { itemsOfDepartment } from '../library/public';
 import { pagesOfDepartment } from '../wiki/public';
@@ -257,7 +257,7 @@ const departmentRoutes: FastifyPluginAsyncZod<{
         summaryOf(request, found),
         coursesOfDepartment(app.reads, app.access, user, found.id, at, COURSES_MAX),
         itemsOfDepartment(app.reads, app.access, user, found.id, at, LATEST_MAX),
-        pagesOfDepartment(app.reads, app.access, user, found.id, LATEST_MAX),
+        pagesOfDepartment(app.reads, app.access, user, found.id, at, LATEST_MAX),
       ]);
       const courseIds = courses.map((c) => c.id);
       const nowIso = new Date(at).toISOString();

@@ -10,6 +10,7 @@ import type {
   WikiSpaceKey,
 } from '@learning-hub/core';
 import { sql, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
+import { displayName } from '../../platform/auth/display-name';
 import { databaseKind, type Db } from '../../platform/db';
 import type { Database, WikiPagesTable } from '../../platform/db/schema';
 import { prepareQuery } from '../../platform/db/prepared';
@@ -64,9 +65,9 @@ export interface PageRecord {
   deletedAt: string | null;
 }
 
-/** A person's name for display: first and last name, else the username. */
-const nameOf = (first: string | null, last: string | null, username: string | null) =>
-  `${first ?? ''} ${last ?? ''}`.trim() || (username ?? '');
+/** A person's name for display (platform/auth/display-name.ts) from a row's three columns. */
+const nameOf = (firstname: string | null, lastname: string | null, username: string | null) =>
+  displayName({ firstname, lastname, username });
 
 /**
  * A page's row with its space's name and its authors' names, each looked up by a scalar

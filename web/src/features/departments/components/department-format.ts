@@ -43,10 +43,7 @@ export function personName(person: { firstname: string; lastname: string; userna
   return fullName(person) || person.username;
 }
 
-/** `1 member`, `12 members`. */
-export function countText(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+export { countText } from '../../../lib/format';
 
 const BLOCK_END = /<\/(?:p|h[1-6]|li|div|tr|td|th|blockquote|pre)>|<br\s*\/?>/gi;
 

@@ -61,7 +61,4 @@ export function titleFromFileName(name: string): string {
   return base.trim() || name;
 }
 
-/** `n views` / `1 view`. */
-export function countText(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+export { countText } from '../../../lib/format';

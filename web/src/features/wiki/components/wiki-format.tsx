@@ -7,12 +7,9 @@ import {
 } from '@learning-hub/core';
 import { Badge } from '@mantine/core';
 import { useCan } from '../../../lib/auth/use-can';
-import { formatDateTime } from '../../../lib/format';
+import { countText, formatDateTime } from '../../../lib/format';
 
-/** "1 page", "3 pages". */
-export function countText(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+export { countText };
 
 /** A "Draft" badge for drafts (published pages need none). */
 export function StatusBadge({ status }: { status: WikiPageStatus }) {
