@@ -49,6 +49,8 @@ const adminAccessRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
     {
       config: { access: { permissions: ['system.admin'] } },
       schema: {
+        operationId: 'listAccessChecks',
+        tags: ['access'],
         summary: 'Recent access checks',
         querystring: CheckAuditQuerySchema,
         response: { 200: CheckAuditSchema },
@@ -74,6 +76,8 @@ const adminAccessRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
     {
       config: { access: { permissions: ['system.admin'] } },
       schema: {
+        operationId: 'listAccessAudit',
+        tags: ['access'],
         summary: 'The access audit log',
         querystring: AccessAuditQuerySchema,
         response: { 200: AccessAuditSchema },
@@ -102,6 +106,8 @@ const adminAccessRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
         },
       },
       schema: {
+        operationId: 'simulateAccessCheck',
+        tags: ['access'],
         summary: 'Simulate an access check',
         body: SimulateRequestSchema,
         response: { 200: SimulateResponseSchema },

@@ -18,6 +18,7 @@ import {
   RoleWithUsageSchema,
   type AccessSubject,
   type Role,
+  SuccessSchema,
 } from '@learning-hub/core';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -113,7 +114,12 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
     '/api/admin/roles',
     {
       config: { access: { permissions: ['user.view', 'user.manage_roles'], mode: 'any' } },
-      schema: { summary: 'List roles', response: { 200: RoleListSchema } },
+      schema: {
+        operationId: 'listRoles',
+        tags: ['roles'],
+        summary: 'List roles',
+        response: { 200: RoleListSchema },
+      },
     },
     async () => {
       const roles = await app.access.refreshRoles();
@@ -134,6 +140,8 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         },
       },
       schema: {
+        operationId: 'createRole',
+        tags: ['roles'],
         summary: 'Create a custom role',
         body: CustomRoleCreateSchema,
         response: { 201: RoleWithUsageSchema },
@@ -175,6 +183,8 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         },
       },
       schema: {
+        operationId: 'updateRole',
+        tags: ['roles'],
         summary: 'Change a custom role',
         params: RoleParams,
         body: CustomRoleUpdateSchema,
@@ -229,9 +239,11 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         },
       },
       schema: {
+        operationId: 'deleteRole',
+        tags: ['roles'],
         summary: 'Delete a custom role',
         params: RoleParams,
-        response: { 200: z.object({ success: z.literal(true) }) },
+        response: { 200: SuccessSchema },
       },
     },
     async (request) => {

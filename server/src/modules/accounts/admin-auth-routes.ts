@@ -22,6 +22,7 @@ import {
   type ProviderInput,
   type ProviderView,
   type SignInTestResult,
+  SuccessSchema,
 } from '@learning-hub/core';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -151,6 +152,8 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: ADMIN_AREA },
       schema: {
+        operationId: 'listSignInFailures',
+        tags: ['sign-in-settings'],
         summary: 'The latest failed sign-in attempts (the start page of an admin)',
         querystring: SignInFailureQuerySchema,
         response: { 200: SignInFailureListSchema },
@@ -172,7 +175,12 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
     '/api/admin/auth/settings',
     {
       config: { access: ACCESS },
-      schema: { summary: 'The sign-in settings', response: { 200: AuthSettingsSchema } },
+      schema: {
+        operationId: 'getSignInSettings',
+        tags: ['sign-in-settings'],
+        summary: 'The sign-in settings',
+        response: { 200: AuthSettingsSchema },
+      },
     },
     async () => ({
       methods: await methodStates(db),
@@ -187,6 +195,8 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: ACCESS, responses: { 409: ['At least one sign-in method must stay on'] } },
       schema: {
+        operationId: 'updateSignInMethod',
+        tags: ['sign-in-settings'],
         summary: 'Turn a sign-in method on or off',
         params: z.object({ method: z.enum(SIGN_IN_METHODS as [SignInMethod, ...SignInMethod[]]) }),
         body: MethodToggleSchema,
@@ -221,6 +231,8 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
         },
       },
       schema: {
+        operationId: 'createSignInProvider',
+        tags: ['sign-in-settings'],
         summary: 'Add a sign-in provider',
         body: ProviderInputSchema,
         response: { 201: ProviderViewSchema },
@@ -252,6 +264,8 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
         },
       },
       schema: {
+        operationId: 'updateSignInProvider',
+        tags: ['sign-in-settings'],
         summary: 'Change a sign-in provider',
         params: ProviderParams,
         body: ProviderInputSchema,
@@ -287,9 +301,11 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: ACCESS },
       schema: {
+        operationId: 'deleteSignInProvider',
+        tags: ['sign-in-settings'],
         summary: 'Remove a sign-in provider',
         params: ProviderParams,
-        response: { 200: z.object({ success: z.literal(true) }) },
+        response: { 200: SuccessSchema },
       },
     },
     async (request) => {
@@ -311,6 +327,8 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: ACCESS },
       schema: {
+        operationId: 'testSignInProviderConnection',
+        tags: ['sign-in-settings'],
         summary: 'Test the connection to a provider',
         params: ProviderParams,
         response: { 200: ConnectionTestResultSchema },
@@ -344,6 +362,8 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
         },
       },
       schema: {
+        operationId: 'testSignIn',
+        tags: ['sign-in-settings'],
         summary: 'Try a sign-in through a provider',
         body: SignInTestRequestSchema,
         response: { 200: SignInTestResultSchema },
@@ -411,6 +431,8 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
         },
       },
       schema: {
+        operationId: 'startSsoTest',
+        tags: ['sign-in-settings'],
         summary: 'Start a single sign-on test',
         body: SsoTestStartSchema,
         response: { 200: SsoTestStartResponseSchema },
@@ -454,6 +476,8 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: ACCESS },
       schema: {
+        operationId: 'getSsoTest',
+        tags: ['sign-in-settings'],
         summary: 'The result of a single sign-on test',
         params: z.object({ testId: z.string().min(10).max(100) }),
         response: { 200: SignInTestResultSchema, 202: z.object({ pending: z.literal(true) }) },

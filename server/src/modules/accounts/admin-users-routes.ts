@@ -36,6 +36,8 @@ import {
   type AdminUser,
   type CheckScope,
   type ContextAssignment,
+  SuccessSchema,
+  DirectPermissionsSchema,
 } from '@learning-hub/core';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -165,6 +167,8 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
     {
       config: { access: { permissions: ['user.view'] } },
       schema: {
+        operationId: 'listUsers',
+        tags: ['users'],
         summary: 'List users',
         querystring: UserListQuerySchema,
         response: { 200: UserListSchema },
@@ -187,7 +191,13 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
     '/api/admin/users/:userId',
     {
       config: { access: { permissions: ['user.view'] } },
-      schema: { summary: 'One user', params: UserParams, response: { 200: AdminUserSchema } },
+      schema: {
+        operationId: 'getUser',
+        tags: ['users'],
+        summary: 'One user',
+        params: UserParams,
+        response: { 200: AdminUserSchema },
+      },
     },
     async (request) => {
       const [user] = await toAdminUsers([await targetUser(request.params.userId)]);
@@ -207,6 +217,8 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         },
       },
       schema: {
+        operationId: 'updateUserRole',
+        tags: ['users'],
         summary: 'Set a user’s role',
         params: UserParams,
         body: SetRoleSchema,
@@ -245,10 +257,12 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
     {
       config: { access: { permissions: ['user.manage_roles'] }, responses: { 403: [GRANT_RULES] } },
       schema: {
+        operationId: 'createUserPermission',
+        tags: ['users'],
         summary: 'Grant a user a permission',
         params: UserParams,
         body: GrantPermissionSchema,
-        response: { 200: z.object({ directPermissions: z.array(z.string()) }) },
+        response: { 200: DirectPermissionsSchema },
       },
     },
     async (request) => {
@@ -279,9 +293,11 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         responses: { 403: [GRANT_RULES], 404: ['The user has no such direct permission'] },
       },
       schema: {
+        operationId: 'deleteUserPermission',
+        tags: ['users'],
         summary: 'Take a permission from a user',
         params: UserParams.extend({ permission: z.string().min(1).max(100) }),
-        response: { 200: z.object({ directPermissions: z.array(z.string()) }) },
+        response: { 200: DirectPermissionsSchema },
       },
     },
     async (request) => {
@@ -314,6 +330,8 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
     {
       config: { access: { permissions: ['user.view'] } },
       schema: {
+        operationId: 'listUserAssignments',
+        tags: ['users'],
         summary: 'A user’s role assignments',
         params: UserParams,
         response: { 200: AssignmentListSchema },
@@ -352,6 +370,8 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         },
       },
       schema: {
+        operationId: 'updateUserAssignment',
+        tags: ['users'],
         summary: 'Assign a user a role in a context',
         params: UserParams,
         body: AssignmentInputSchema,
@@ -418,9 +438,11 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         },
       },
       schema: {
+        operationId: 'deleteUserAssignment',
+        tags: ['users'],
         summary: 'Remove a user’s role assignment',
         params: UserParams.extend({ contextKey: z.string().min(1).max(300) }),
-        response: { 200: z.object({ success: z.literal(true) }) },
+        response: { 200: SuccessSchema },
       },
     },
     async (request) => {
@@ -458,6 +480,8 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
     {
       config: { access: { permissions: ['user.view'] } },
       schema: {
+        operationId: 'getUserEffectivePermissions',
+        tags: ['users'],
         summary: 'What a user may do, and why',
         params: UserParams,
         querystring: EffectivePermissionsQuerySchema,

@@ -123,6 +123,8 @@ const manageUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
         },
       },
       schema: {
+        operationId: 'createUser',
+        tags: ['users'],
         summary: 'Create a user',
         body: UserCreateSchema,
         response: { 201: UserCreatedSchema },
@@ -162,6 +164,8 @@ const manageUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
     {
       config: { access: { permissions: ['user.view'], scope: USER_SCOPE } },
       schema: {
+        operationId: 'getUserAccount',
+        tags: ['users'],
         summary: 'A user’s account: its sign-in source and what may be done to it',
         params: UserParams,
         response: { 200: UserAccountSchema },
@@ -209,6 +213,8 @@ const manageUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
         },
       },
       schema: {
+        operationId: 'updateUser',
+        tags: ['users'],
         summary: 'Change a user',
         params: UserParams,
         body: UserUpdateSchema,
@@ -236,6 +242,8 @@ const manageUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
         },
       },
       schema: {
+        operationId: 'updateUserActive',
+        tags: ['users'],
         summary: 'Activate or deactivate a user',
         params: UserParams,
         body: UserActiveSchema,

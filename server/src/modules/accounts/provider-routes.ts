@@ -227,7 +227,13 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
     '/api/auth/ldap',
     {
       config: { access: { public: true }, loginRoute: true, responses: loginRefusals },
-      schema: { summary: 'Sign in through LDAP', body: LdapLoginSchema, response: loginResponses },
+      schema: {
+        operationId: 'signInLdap',
+        tags: ['auth'],
+        summary: 'Sign in through LDAP',
+        body: LdapLoginSchema,
+        response: loginResponses,
+      },
     },
     async (request, reply) =>
       passwordSignIn(
@@ -245,6 +251,8 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
     {
       config: { access: { public: true }, loginRoute: true, responses: loginRefusals },
       schema: {
+        operationId: 'signInMoodle',
+        tags: ['auth'],
         summary: 'Sign in through Moodle',
         body: MoodleLoginSchema,
         response: loginResponses,
@@ -272,6 +280,8 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
         },
       },
       schema: {
+        operationId: 'startSso',
+        tags: ['auth'],
         summary: 'Start single sign-on (redirect)',
         querystring: z.object({
           provider: z.string().max(40).optional(),
@@ -342,6 +352,8 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
         },
       },
       schema: {
+        operationId: 'completeSso',
+        tags: ['auth'],
         summary: 'Single sign-on callback (redirect)',
         querystring: z.record(z.string(), z.string().max(4000)),
       },
@@ -461,6 +473,8 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
     {
       config: { access: { public: true }, loginRoute: true, responses: loginRefusals },
       schema: {
+        operationId: 'signInSso',
+        tags: ['auth'],
         summary: 'Sign in with the one-time code of single sign-on',
         body: SsoLoginSchema,
         response: loginResponses,
@@ -507,6 +521,8 @@ const providerRoutes: FastifyPluginAsyncZod<ProviderRoutesOptions> = async (
         },
       },
       schema: {
+        operationId: 'signInUnknownMethod',
+        tags: ['auth'],
         summary: 'Sign in with an unknown method (refused)',
         params: z.object({ method: z.string().max(100) }),
       },

@@ -18,6 +18,7 @@ import {
   ProfileUpdateSchema,
   RevokeOthersResponseSchema,
   SessionListSchema,
+  SuccessSchema,
 } from '@learning-hub/core';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -90,7 +91,12 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
     '/api/auth/config',
     {
       config: { access: { public: true } },
-      schema: { summary: 'The sign-in methods on offer', response: { 200: AuthConfigSchema } },
+      schema: {
+        operationId: 'getSignInConfig',
+        tags: ['auth'],
+        summary: 'The sign-in methods on offer',
+        response: { 200: AuthConfigSchema },
+      },
     },
     async () => publicAuthConfig(db, devMode),
   );
@@ -109,6 +115,8 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
         },
       },
       schema: {
+        operationId: 'signInLocal',
+        tags: ['auth'],
         summary: 'Sign in with a username and password',
         body: CredentialsSchema,
         response: {
@@ -170,6 +178,8 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
     {
       config: { access: { allowDuringPasswordChange: true } },
       schema: {
+        operationId: 'getCurrentUser',
+        tags: ['auth'],
         summary: 'The signed-in user and their permissions',
         response: { 200: MeResponseSchema },
       },
@@ -189,6 +199,8 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
     {
       config: { access: { allowDuringPasswordChange: true } },
       schema: {
+        operationId: 'signOut',
+        tags: ['auth'],
         summary: 'Sign out (ends this session)',
         response: {
           200: z.object({
@@ -232,6 +244,8 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
         },
       },
       schema: {
+        operationId: 'updateOwnProfile',
+        tags: ['auth'],
         summary: 'Change one’s own profile',
         body: ProfileUpdateSchema,
         response: { 200: ProfileUpdateResponseSchema },
@@ -248,7 +262,12 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
     '/api/auth/profile',
     {
       config: { access: { permissions: ['user.view_profile'] } },
-      schema: { summary: 'Where one’s account comes from', response: { 200: AccountSourceSchema } },
+      schema: {
+        operationId: 'getOwnProfile',
+        tags: ['auth'],
+        summary: 'Where one’s account comes from',
+        response: { 200: AccountSourceSchema },
+      },
     },
     async (request) => accountSource(db, requireAuth(request).user),
   );
@@ -268,6 +287,8 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
         },
       },
       schema: {
+        operationId: 'changeOwnPassword',
+        tags: ['auth'],
         summary: 'Change one’s own password',
         body: ChangePasswordSchema,
         response: { 200: ChangePasswordResponseSchema },
@@ -349,13 +370,20 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
           429: ['Too many auth log reports. Try again in a minute.'],
         },
       },
-      schema: { summary: 'Report a sign-in event from the client', body: AuthLogEventSchema },
+      schema: {
+        operationId: 'reportAuthEvent',
+        tags: ['auth'],
+        summary: 'Report a sign-in event from the client',
+        body: AuthLogEventSchema,
+      },
     },
     async (request, reply) => {
       const at = now();
       if (at - reportsWindow.start >= 60_000) reportsWindow = { start: at, count: 0 };
       if (reportsWindow.count >= CLIENT_REPORT_LIMITS.perMinute) {
-        throw new AppError('RATE_LIMITED', 'Too many auth log reports. Try again in a minute.');
+        throw new AppError('RATE_LIMITED', 'Too many auth log reports. Try again in a minute.', {
+          retryAfter: Math.ceil((reportsWindow.start + 60_000 - at) / 1000),
+        });
       }
       reportsWindow.count += 1;
       const e = request.body;
@@ -384,7 +412,12 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
     '/api/auth/sessions',
     {
       config: { access: { allowDuringPasswordChange: true } },
-      schema: { summary: 'One’s own sessions', response: { 200: SessionListSchema } },
+      schema: {
+        operationId: 'listOwnSessions',
+        tags: ['auth'],
+        summary: 'One’s own sessions',
+        response: { 200: SessionListSchema },
+      },
     },
     async (request) => {
       const { user, session: current } = requireAuth(request);
@@ -409,9 +442,11 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
     {
       config: { access: { allowDuringPasswordChange: true } },
       schema: {
+        operationId: 'deleteOwnSession',
+        tags: ['auth'],
         summary: 'End one of one’s own sessions',
         params: z.object({ id: z.string().min(1).max(100) }),
-        response: { 200: z.object({ success: z.literal(true) }) },
+        response: { 200: SuccessSchema },
       },
     },
     async (request) => {
@@ -432,6 +467,8 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
     {
       config: { access: { allowDuringPasswordChange: true } },
       schema: {
+        operationId: 'deleteOtherOwnSessions',
+        tags: ['auth'],
         summary: 'End all one’s other sessions',
         response: { 200: RevokeOthersResponseSchema },
       },

@@ -237,6 +237,8 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
         responses: { 403: [NOT_A_PARTICIPANT] },
       },
       schema: {
+        operationId: 'listAssignments',
+        tags: ['assignments'],
         summary: 'List a course’s assignments',
         description:
           'For participants (learn access). A learner sees their own state in each (`mine`); ' +
@@ -276,6 +278,8 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
         },
       },
       schema: {
+        operationId: 'createAssignment',
+        tags: ['assignments'],
         summary: 'Create an assignment',
         description:
           'Defaults: 100 points, text and file answers, any file type, files up to the upload ' +
@@ -336,6 +340,8 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
         responses: { 403: [NOT_A_PARTICIPANT] },
       },
       schema: {
+        operationId: 'getAssignment',
+        tags: ['assignments'],
         summary: 'Read an assignment',
         description:
           'For the course’s participants (learn access): instructions with signed file URLs, ' +
@@ -370,6 +376,8 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
         },
       },
       schema: {
+        operationId: 'updateAssignment',
+        tags: ['assignments'],
         summary: 'Change an assignment or release its grades',
         description:
           'Any subset of the fields; `attachmentFileIds`, when given, is the whole list (files ' +
@@ -445,6 +453,8 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
         },
       },
       schema: {
+        operationId: 'deleteAssignment',
+        tags: ['assignments'],
         summary: 'Delete an assignment',
         description:
           'Only while nothing was handed in and nothing graded (409 otherwise); its files and ' +

@@ -101,6 +101,8 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
         },
       },
       schema: {
+        operationId: 'updateSubmissionGrade',
+        tags: ['assignments'],
         summary: 'Grade a handed-in attempt',
         description:
           'assignment.grade in the course. Sets the learner’s grade for the assignment (a new ' +
@@ -162,6 +164,8 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
         },
       },
       schema: {
+        operationId: 'updateGradeOverride',
+        tags: ['assignments'],
         summary: 'Override a grade in the gradebook',
         description:
           'grade.edit in the course. Sets the learner’s grade for the assignment without a ' +
@@ -216,6 +220,8 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
         responses: { 403: [NOT_A_PARTICIPANT, ONLY_OWN_GRADES] },
       },
       schema: {
+        operationId: 'listGradeHistory',
+        tags: ['assignments'],
         summary: 'A grade’s history',
         description:
           'Every revision, newest first. grade.view_all in the course: anyone’s; otherwise only ' +
@@ -257,6 +263,8 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
         responses: { 403: [NOT_A_PARTICIPANT] },
       },
       schema: {
+        operationId: 'getGradebook',
+        tags: ['assignments'],
         summary: 'The gradebook',
         description:
           'For participants (learn access), as the course’s assignments. ' +
@@ -328,6 +336,8 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
         },
       },
       schema: {
+        operationId: 'getGradebookCsv',
+        tags: ['assignments'],
         summary: 'Export the gradebook as CSV',
         description:
           'grade.export in the course. `text/csv` (UTF-8 with a byte-order mark), one row per ' +

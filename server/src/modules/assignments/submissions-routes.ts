@@ -151,6 +151,8 @@ export function registerSubmissionRoutes(app: FastifyInstance, options: Assignme
         responses: { 403: [NOT_A_PARTICIPANT, ONLY_OWN_SUBMISSIONS] },
       },
       schema: {
+        operationId: 'listSubmissions',
+        tags: ['assignments'],
         summary: 'List submissions of an assignment',
         description:
           'Graders (assignment.view_submissions in the course): everyone’s handed-in attempts, ' +
@@ -223,6 +225,8 @@ export function registerSubmissionRoutes(app: FastifyInstance, options: Assignme
         },
       },
       schema: {
+        operationId: 'createSubmission',
+        tags: ['assignments'],
         summary: 'Save a draft or hand in an attempt',
         description:
           'For learners enrolled now. Saves the draft (text and/or uploaded files; `fileIds` ' +
@@ -361,6 +365,8 @@ export function registerSubmissionRoutes(app: FastifyInstance, options: Assignme
         responses: { 403: [NOT_A_PARTICIPANT, ONLY_OWN_SUBMISSIONS] },
       },
       schema: {
+        operationId: 'getSubmission',
+        tags: ['assignments'],
         summary: 'Read a submission',
         description:
           'The learner’s own (draft included), or any handed-in attempt for graders ' +

@@ -133,6 +133,8 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
     {
       config: courseEdit({ 409: [LIMITS.sections] }),
       schema: {
+        operationId: 'createSection',
+        tags: ['courses'],
         summary: 'Add a section at the end of the course',
         params: CourseParams,
         body: SectionCreateSchema,
@@ -160,6 +162,8 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
     {
       config: courseEdit(),
       schema: {
+        operationId: 'updateSection',
+        tags: ['courses'],
         summary: 'Rename a section',
         params: SectionParams,
         body: SectionUpdateSchema,
@@ -187,7 +191,12 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
     '/api/courses/:courseId/sections/:sectionId',
     {
       config: courseEdit({ 204: 'Deleted, with its lessons and their files.' }),
-      schema: { summary: 'Delete a section and its lessons', params: SectionParams },
+      schema: {
+        operationId: 'deleteSection',
+        tags: ['courses'],
+        summary: 'Delete a section and its lessons',
+        params: SectionParams,
+      },
     },
     async (request, reply) => {
       const { course } = await editableCourse(app, db, request, request.params.courseId, now());
@@ -213,6 +222,8 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
         ],
       }),
       schema: {
+        operationId: 'updateCourseOutline',
+        tags: ['courses'],
         summary: 'Reorder the whole outline (sections, and lessons within and across sections)',
         params: CourseParams,
         body: OutlineOrderSchema,
@@ -264,6 +275,8 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
         409: [LIMITS.lessons],
       }),
       schema: {
+        operationId: 'createLesson',
+        tags: ['courses'],
         summary: 'Add a lesson at the end of a section',
         params: CourseParams,
         body: LessonCreateSchema,
@@ -313,6 +326,8 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
         responses: { 403: ['Enrol in this course to open its lessons.'] },
       },
       schema: {
+        operationId: 'getLesson',
+        tags: ['courses'],
         summary: 'Read a lesson (participants; records it as the learner’s last lesson)',
         params: LessonParams,
         response: { 200: LessonSchema },
@@ -348,6 +363,8 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
     {
       config: courseEdit(),
       schema: {
+        operationId: 'updateLesson',
+        tags: ['courses'],
         summary: 'Change a lesson',
         params: LessonParams,
         body: LessonUpdateSchema,
@@ -391,7 +408,12 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
     '/api/courses/:courseId/lessons/:lessonId',
     {
       config: courseEdit({ 204: 'Deleted, with its files.' }),
-      schema: { summary: 'Delete a lesson', params: LessonParams },
+      schema: {
+        operationId: 'deleteLesson',
+        tags: ['courses'],
+        summary: 'Delete a lesson',
+        params: LessonParams,
+      },
     },
     async (request, reply) => {
       const { course } = await editableCourse(app, db, request, request.params.courseId, now());
@@ -415,6 +437,8 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
         responses: { 403: ['Only enrolled learners record progress.'] },
       },
       schema: {
+        operationId: 'updateLessonProgress',
+        tags: ['courses'],
         summary: 'Mark a lesson complete or not (enrolled learners)',
         params: LessonParams,
         body: LessonProgressUpdateSchema,

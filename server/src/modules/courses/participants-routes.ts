@@ -122,6 +122,8 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
         429: ['Too many wrong enrolment keys. Try again in <n> seconds. (`RATE_LIMITED`)'],
       }),
       schema: {
+        operationId: 'createEnrolment',
+        tags: ['courses'],
         summary: 'Enrol oneself (open courses, or key courses with the key)',
         description:
           'A key is compared without regard to case or surrounding spaces. Wrong keys are ' +
@@ -178,7 +180,12 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
     '/api/courses/:courseId/enrolment',
     {
       config: inCourse('course.unenroll', { 204: 'Unenrolled.' }),
-      schema: { summary: 'Unenrol oneself (the other course roles stay)', params: CourseParams },
+      schema: {
+        operationId: 'deleteEnrolment',
+        tags: ['courses'],
+        summary: 'Unenrol oneself (the other course roles stay)',
+        params: CourseParams,
+      },
     },
     async (request, reply) => {
       const course = await findCourseRecord(db, request.params.courseId);
@@ -194,6 +201,8 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
     {
       config: inCourse('course.view_participants'),
       schema: {
+        operationId: 'listCourseParticipants',
+        tags: ['courses'],
         summary: 'The course’s participants, with learners’ progress',
         params: CourseParams,
         response: { 200: ParticipantListSchema },
@@ -211,6 +220,8 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
     {
       config: inCourse('course.manage_participants'),
       schema: {
+        operationId: 'listCourseCandidates',
+        tags: ['courses'],
         summary: 'Active people who are not participants yet, to add (at most 20)',
         params: CourseParams,
         querystring: CandidateQuerySchema,
@@ -239,6 +250,8 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
         400: ['The end must be in the future.'],
       }),
       schema: {
+        operationId: 'updateCourseParticipant',
+        tags: ['courses'],
         summary: 'Set a person’s course roles and when they end',
         params: ParticipantParams,
         body: ParticipantSetSchema,
@@ -280,7 +293,12 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
         ...PARTICIPANT_REFUSALS,
         204: 'Removed from the course.',
       }),
-      schema: { summary: 'Remove a person from the course', params: ParticipantParams },
+      schema: {
+        operationId: 'deleteCourseParticipant',
+        tags: ['courses'],
+        summary: 'Remove a person from the course',
+        params: ParticipantParams,
+      },
     },
     async (request, reply) => {
       const at = now();

@@ -73,6 +73,8 @@ const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db
     {
       config: { access: { permissions: ['course.view'], scope: 'any' } },
       schema: {
+        operationId: 'listCourses',
+        tags: ['courses'],
         summary: 'The course catalogue (published courses; drafts and archived ones for editors)',
         querystring: CatalogueQuerySchema,
         response: { 200: CatalogueSchema },
@@ -111,6 +113,8 @@ const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db
         responses: SETTINGS_REFUSALS,
       },
       schema: {
+        operationId: 'createCourse',
+        tags: ['courses'],
         summary: 'Create a course (a draft; the creator becomes its instructor)',
         body: CourseCreateSchema,
         response: { 201: CourseDetailSchema },
@@ -137,6 +141,8 @@ const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db
         access: { permissions: ['course.view'], scope: { type: 'course', param: 'courseId' } },
       },
       schema: {
+        operationId: 'getCourse',
+        tags: ['courses'],
         summary: 'One course with its outline and what the viewer may do in it',
         params: CourseParams,
         response: { 200: CourseDetailSchema },
@@ -166,6 +172,8 @@ const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db
         },
       },
       schema: {
+        operationId: 'updateCourse',
+        tags: ['courses'],
         summary: 'Change a course, publish, archive or restore it (409 on a stale revision)',
         params: CourseParams,
         body: CourseUpdateSchema,
@@ -202,6 +210,8 @@ const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db
         responses: { 204: 'Deleted, with its files.', 409: [M.hasWork] },
       },
       schema: {
+        operationId: 'deleteCourse',
+        tags: ['courses'],
         summary: 'Delete a course (409 when it has submissions or grades: archive it instead)',
         params: CourseParams,
       },
@@ -228,6 +238,8 @@ const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db
         responses: { 409: [M.codeTaken] },
       },
       schema: {
+        operationId: 'copyCourse',
+        tags: ['courses'],
         summary: 'Copy a course into a new draft with its structure, lessons and assignments',
         params: CourseParams,
         body: CourseCopySchema,
@@ -264,6 +276,8 @@ const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db
     {
       config: { access: {} },
       schema: {
+        operationId: 'getOwnLearning',
+        tags: ['courses'],
         summary: 'The signed-in user’s courses, work due, recent grades and courses they teach',
         response: { 200: LearningOverviewSchema },
       },

@@ -8,7 +8,7 @@ import {
 import { waitingForGrade } from '../assignments/assignment-repository';
 import { listSignInFailures } from '../../platform/auth/auth-event-repository';
 import { DEMO_SIGN_IN_FAILURES, seedDemoData } from '../../seed';
-import { DEMO_CLASSROOM } from './seed';
+import { DEMO_CLASSROOM, seedDemoClassroom } from './seed';
 
 const available = await testDatabaseAvailable();
 
@@ -33,8 +33,14 @@ describe.skipIf(!available)(`demo classroom seed (${TEST_DB_KIND})`, () => {
       ).n,
     );
 
-  it('fills the demo courses once, with sanitised content, a crew, work and grades', async () => {
+  /** The base of the demo, then the classroom's own seed (as seedDemo runs them). */
+  const seed = async () => {
     await seedDemoData(ctx.database.db);
+    await seedDemoClassroom(ctx.database.db);
+  };
+
+  it('fills the demo courses once, with sanitised content, a crew, work and grades', async () => {
+    await seed();
     const lessons = DEMO_CLASSROOM.flatMap((c) => c.sections.flatMap((s) => s.lessons));
     expect(await count('lessons')).toBe(lessons.length);
     expect(await count('assignments')).toBe(DEMO_CLASSROOM.flatMap((c) => c.assignments).length);
@@ -43,7 +49,7 @@ describe.skipIf(!available)(`demo classroom seed (${TEST_DB_KIND})`, () => {
     const sections = await count('course_sections');
 
     // Seeding again (every start of the app) adds nothing.
-    await seedDemoData(ctx.database.db);
+    await seed();
     expect(await count('lessons')).toBe(lessons.length);
     expect(await count('course_sections')).toBe(sections);
 
@@ -58,7 +64,7 @@ describe.skipIf(!available)(`demo classroom seed (${TEST_DB_KIND})`, () => {
   });
 
   it("gives the demo instructor work to grade, the demo student a grade and the demo admin's start page failed sign-ins", async () => {
-    await seedDemoData(ctx.database.db);
+    await seed();
     const waiting = await waitingForGrade(ctx.database.db, [
       'fiber-splicing-101',
       'otdr-trace-analysis',
@@ -78,7 +84,7 @@ describe.skipIf(!available)(`demo classroom seed (${TEST_DB_KIND})`, () => {
       [...DEMO_SIGN_IN_FAILURES].sort((a, b) => a.minutesAgo - b.minutesAgo).map((f) => f.username),
     );
     // Seeding again adds none.
-    await seedDemoData(ctx.database.db);
+    await seed();
     expect(await listSignInFailures(ctx.database.db, 10)).toHaveLength(failures.length);
   });
 });

@@ -160,6 +160,8 @@ const departmentRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: { permissions: ['department.view'], scope: 'any' } },
       schema: {
+        operationId: 'listDepartments',
+        tags: ['departments'],
         summary: 'The departments the user may open (archived ones: admins, with archived=true)',
         querystring: DepartmentListQuerySchema,
         response: { 200: DepartmentListSchema },
@@ -190,6 +192,8 @@ const departmentRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: ADMIN, responses: { 409: [M.nameTaken('<name>')] } },
       schema: {
+        operationId: 'createDepartment',
+        tags: ['departments'],
         summary: 'Create a department (its URL name is the slug of its name)',
         body: DepartmentCreateSchema,
         response: { 201: DepartmentSchema },
@@ -213,6 +217,8 @@ const departmentRoutes: FastifyPluginAsyncZod<{
         responses: { 404: [M.notFound] },
       },
       schema: {
+        operationId: 'getDepartmentByName',
+        tags: ['departments'],
         summary:
           'The department a URL name names (its current one, or one it had before a rename), if the caller may open it',
         params: DepartmentLookupParamsSchema,
@@ -242,6 +248,8 @@ const departmentRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: VIEW, responses: { 404: [M.notFound] } },
       schema: {
+        operationId: 'getDepartment',
+        tags: ['departments'],
         summary: 'One department: its courses with its members’ progress, library and wiki',
         params: DepartmentParamsSchema,
         response: { 200: DepartmentDetailSchema },
@@ -298,6 +306,8 @@ const departmentRoutes: FastifyPluginAsyncZod<{
         },
       },
       schema: {
+        operationId: 'updateDepartment',
+        tags: ['departments'],
         summary: 'Change the description (managers), the name or archiving (admins)',
         params: DepartmentParamsSchema,
         body: DepartmentUpdateSchema,
@@ -327,6 +337,8 @@ const departmentRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: VIEW, responses: { 404: [M.notFound] } },
       schema: {
+        operationId: 'listDepartmentMembers',
+        tags: ['departments'],
         summary: 'A page of the members: by account and by assignment, with their roles there',
         params: DepartmentParamsSchema,
         querystring: DepartmentMemberQuerySchema,
@@ -353,6 +365,8 @@ const departmentRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: MANAGE, responses: MEMBER_REFUSALS },
       schema: {
+        operationId: 'createDepartmentMember',
+        tags: ['departments'],
         summary: 'Add a member or manager (an existing assignment there is replaced)',
         params: DepartmentParamsSchema,
         body: DepartmentMemberInputSchema,
@@ -383,6 +397,8 @@ const departmentRoutes: FastifyPluginAsyncZod<{
         },
       },
       schema: {
+        operationId: 'updateDepartmentMember',
+        tags: ['departments'],
         summary: 'Change a member’s role (member or manager) and end date',
         params: DepartmentMemberParamsSchema,
         body: DepartmentMemberUpdateSchema,
@@ -413,6 +429,8 @@ const departmentRoutes: FastifyPluginAsyncZod<{
         },
       },
       schema: {
+        operationId: 'deleteDepartmentMember',
+        tags: ['departments'],
         summary: 'Remove a member’s assignment (a member by account stays one)',
         params: DepartmentMemberParamsSchema,
       },
@@ -434,6 +452,8 @@ const departmentRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: MANAGE, responses: { 404: [M.notFound] } },
       schema: {
+        operationId: 'listDepartmentCandidates',
+        tags: ['departments'],
         summary: 'Active people to add (at most 10), each with whether they are a member already',
         params: DepartmentParamsSchema,
         querystring: DepartmentCandidateQuerySchema,

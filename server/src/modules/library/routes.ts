@@ -182,6 +182,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     {
       config: { access: VIEW },
       schema: {
+        operationId: 'listLibraryItems',
+        tags: ['library'],
         summary:
           'The library items the caller may see (or the trash they may restore), filtered, sorted and paged',
         querystring: LibraryListQuerySchema,
@@ -231,6 +233,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
         },
       },
       schema: {
+        operationId: 'createLibraryItem',
+        tags: ['library'],
         summary: 'Add an item: the caller’s upload (its first version) or a link',
         body: LibraryItemCreateSchema,
         response: { 201: LibraryItemSchema },
@@ -249,6 +253,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     {
       config: { access: VIEW },
       schema: {
+        operationId: 'getLibraryItem',
+        tags: ['library'],
         summary: 'One item with its description and what the caller may do with it',
         params: LibraryItemParamsSchema,
         response: { 200: LibraryItemSchema },
@@ -274,6 +280,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
         },
       },
       schema: {
+        operationId: 'updateLibraryItem',
+        tags: ['library'],
         summary: 'Change an item; a fileId replaces its file with a new version',
         params: LibraryItemParamsSchema,
         body: LibraryItemUpdateSchema,
@@ -305,6 +313,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
         responses: { 403: ['You may not delete this item.'], 409: [M.trashed] },
       },
       schema: {
+        operationId: 'deleteLibraryItem',
+        tags: ['library'],
         summary: 'Move an item to the trash (answers the item)',
         params: LibraryItemParamsSchema,
         response: { 200: LibraryItemSchema },
@@ -329,6 +339,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
         responses: { 409: [M.notTrashed] },
       },
       schema: {
+        operationId: 'restoreLibraryItem',
+        tags: ['library'],
         summary: 'Take an item out of the trash',
         params: LibraryItemParamsSchema,
         response: { 200: LibraryItemSchema },
@@ -348,6 +360,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     {
       config: { access: VIEW },
       schema: {
+        operationId: 'listLibraryItemVersions',
+        tags: ['library'],
         summary: 'The versions of an item’s file, newest first (none for a link)',
         params: LibraryItemParamsSchema,
         response: { 200: LibraryVersionListSchema },
@@ -375,6 +389,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     {
       config: { access: VIEW, responses: { 204: 'Counted.' } },
       schema: {
+        operationId: 'countLibraryItemView',
+        tags: ['library'],
         summary: 'Count one view of an item (its page calls it once)',
         params: LibraryItemParamsSchema,
       },
@@ -398,6 +414,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
         },
       },
       schema: {
+        operationId: 'downloadLibraryItem',
+        tags: ['library'],
         summary: 'Download an item’s file (the current version, or ?version=): counts a download',
         params: LibraryItemParamsSchema,
         querystring: LibraryDownloadQuerySchema,
@@ -432,6 +450,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
         responses: { 204: 'Deleted for good, with its files.', 409: [M.notTrashed] },
       },
       schema: {
+        operationId: 'purgeLibraryItem',
+        tags: ['library'],
         summary: 'Delete an item in the trash for good, with every version’s file',
         params: LibraryItemParamsSchema,
       },
@@ -448,7 +468,11 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     '/api/library/trash',
     {
       config: { access: MANAGE, responses: { 204: 'The trash is empty.' } },
-      schema: { summary: 'Empty the trash: delete every item in it for good, with its files' },
+      schema: {
+        operationId: 'emptyLibraryTrash',
+        tags: ['library'],
+        summary: 'Empty the trash: delete every item in it for good, with its files',
+      },
     },
     async (_request, reply) => {
       await emptyTrash(db, app.files);
@@ -461,6 +485,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     {
       config: { access: VIEW },
       schema: {
+        operationId: 'listLibraryCategories',
+        tags: ['library'],
         summary: 'The categories, with how many of their items the caller may open',
         response: { 200: LibraryCategoryListSchema },
       },
@@ -479,6 +505,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     {
       config: { access: MANAGE, responses: { 409: [M.categoryTaken] } },
       schema: {
+        operationId: 'createLibraryCategory',
+        tags: ['library'],
         summary: 'Add a category (names are unique whatever their case)',
         body: LibraryCategoryInputSchema,
         response: { 201: LibraryCategorySchema },
@@ -500,6 +528,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     {
       config: { access: MANAGE, responses: { 409: [M.categoryTaken] } },
       schema: {
+        operationId: 'updateLibraryCategory',
+        tags: ['library'],
         summary: 'Rename a category',
         params: LibraryCategoryParamsSchema,
         body: LibraryCategoryInputSchema,
@@ -528,6 +558,8 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     {
       config: { access: MANAGE, responses: { 204: 'Deleted; its items have no category now.' } },
       schema: {
+        operationId: 'deleteLibraryCategory',
+        tags: ['library'],
         summary: 'Delete a category (its items stay)',
         params: LibraryCategoryParamsSchema,
       },

@@ -20,6 +20,8 @@ const adminJobsRoutes: FastifyPluginAsyncZod<{ jobs: JobService }> = async (app,
     {
       config: { access: ACCESS },
       schema: {
+        operationId: 'listJobs',
+        tags: ['system'],
         summary: 'Background jobs',
         description:
           'The jobs of the background-job service, newest first, a page at a time, optionally of ' +
@@ -44,6 +46,8 @@ const adminJobsRoutes: FastifyPluginAsyncZod<{ jobs: JobService }> = async (app,
         },
       },
       schema: {
+        operationId: 'retryJob',
+        tags: ['system'],
         summary: 'Retry a failed job',
         description: 'Gives a failed job one more attempt, due now.',
         params: JobParamsSchema,

@@ -36,6 +36,8 @@ const adminSystemRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: ACCESS },
       schema: {
+        operationId: 'getSystemInfo',
+        tags: ['system'],
         summary: 'The server’s runtime: Node.js, platform, database',
         response: { 200: SystemInfoSchema },
       },
@@ -60,6 +62,8 @@ const adminSystemRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: ACCESS },
       schema: {
+        operationId: 'listStorageUsage',
+        tags: ['system'],
         summary: 'Storage used per person',
         description:
           'The people who store files (the files they uploaded; thumbnails not counted), a page ' +
@@ -86,6 +90,8 @@ const adminSystemRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: SETTINGS },
       schema: {
+        operationId: 'getSettings',
+        tags: ['system'],
         summary: 'The settings an admin changes at run time',
         response: { 200: SystemSettingsSchema },
       },
@@ -98,6 +104,8 @@ const adminSystemRoutes: FastifyPluginAsyncZod<{
     {
       config: { access: SETTINGS },
       schema: {
+        operationId: 'updateSettings',
+        tags: ['system'],
         summary: 'Change the settings (audited as system_settings.update)',
         description:
           '`allowedInternalLinkHosts`: host names or IP addresses (`*.corp.example` for every ' +

@@ -236,6 +236,8 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
     {
       config: { access: VIEW },
       schema: {
+        operationId: 'listWikiSpaces',
+        tags: ['wiki'],
         summary:
           'The spaces the caller may read: the company’s, their departments’, and the courses they learn in that have pages or where they may add one',
         response: { 200: WikiSpaceListSchema },
@@ -303,6 +305,8 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
     {
       config: { access: VIEW, responses: { 404: [SPACE_NOT_FOUND] } },
       schema: {
+        operationId: 'getWikiTree',
+        tags: ['wiki'],
         summary: 'Every page of a space the caller may open, for the tree',
         querystring: WikiTreeQuerySchema,
         response: { 200: WikiTreeSchema },
@@ -330,6 +334,8 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         responses: { 404: [`${M.notFound} (no page of that title the caller may open)`] },
       },
       schema: {
+        operationId: 'resolveWikiLink',
+        tags: ['wiki'],
         summary: 'The page a link by title names (its title in any case, within the space)',
         querystring: WikiResolveQuerySchema,
         response: { 200: WikiResolveSchema },
@@ -353,6 +359,8 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
     {
       config: { access: VIEW },
       schema: {
+        operationId: 'listWikiPages',
+        tags: ['wiki'],
         summary:
           'The pages the caller may open (or the trash they may restore from), filtered, searched, sorted and paged',
         querystring: WikiListQuerySchema,
@@ -392,6 +400,8 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         },
       },
       schema: {
+        operationId: 'createWikiPage',
+        tags: ['wiki'],
         summary: 'Add a page (its first revision) to a space',
         body: WikiPageCreateSchema,
         response: { 201: WikiPageSchema },
@@ -410,6 +420,8 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
     {
       config: { access: VIEW, responses: { 404: [M.notFound] } },
       schema: {
+        operationId: 'getWikiPage',
+        tags: ['wiki'],
         summary:
           'One page: its HTML (headings with ids, missing links marked), tree place, backlinks and what the caller may do',
         params: PageParamsSchema,
@@ -447,6 +459,8 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         },
       },
       schema: {
+        operationId: 'updateWikiPage',
+        tags: ['wiki'],
         summary:
           'Save a page from the revision the editor started from; a stale save is refused with a merge, never overwrites',
         params: PageParamsSchema,
@@ -497,6 +511,8 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         responses: { 403: [M.mayNotDelete], 404: [M.notFound], 409: [M.trashed] },
       },
       schema: {
+        operationId: 'deleteWikiPage',
+        tags: ['wiki'],
         summary:
           'Move a page to the trash (answers the page); its subpages stay, shown at the top level until it is restored',
         params: PageParamsSchema,
@@ -522,6 +538,8 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         },
       },
       schema: {
+        operationId: 'restoreWikiPage',
+        tags: ['wiki'],
         summary: 'Take a page out of the trash',
         params: PageParamsSchema,
         response: { 200: WikiPageSchema },
@@ -546,6 +564,8 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         },
       },
       schema: {
+        operationId: 'moveWikiPage',
+        tags: ['wiki'],
         summary: 'Move a page to another parent, place or space (everything below it goes with it)',
         params: PageParamsSchema,
         body: WikiPageMoveSchema,
@@ -571,6 +591,8 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         },
       },
       schema: {
+        operationId: 'purgeWikiPage',
+        tags: ['wiki'],
         summary: 'Delete a page in the trash for good, with its revisions and files',
         params: PageParamsSchema,
       },
@@ -587,7 +609,11 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
     '/api/wiki/trash',
     {
       config: { access: MANAGE, responses: { 204: 'The trash is empty.' } },
-      schema: { summary: 'Empty the trash: delete every page in it for good, with its files' },
+      schema: {
+        operationId: 'emptyWikiTrash',
+        tags: ['wiki'],
+        summary: 'Empty the trash: delete every page in it for good, with its files',
+      },
     },
     async (_request, reply) => {
       await emptyTrash(deps);
@@ -600,6 +626,8 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
     {
       config: { access: VIEW, responses: { 404: [M.notFound] } },
       schema: {
+        operationId: 'listWikiRevisions',
+        tags: ['wiki'],
         summary: 'The revisions of a page, newest first, paged',
         params: PageParamsSchema,
         querystring: PageQuerySchema,
@@ -619,6 +647,8 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
     {
       config: { access: VIEW, responses: { 404: [M.notFound, M.noRevision] } },
       schema: {
+        operationId: 'getWikiRevision',
+        tags: ['wiki'],
         summary: 'One revision of a page by its number, with its HTML',
         params: WikiRevisionParamsSchema,
         response: { 200: WikiRevisionSchema },
@@ -663,6 +693,8 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         responses: { 404: [M.notFound, M.noRevision], 503: [M.diffTooLong] },
       },
       schema: {
+        operationId: 'getWikiDiff',
+        tags: ['wiki'],
         summary:
           'Compare two revisions by number: blocks aligned, changed blocks with word-level parts',
         params: PageParamsSchema,
@@ -701,6 +733,8 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         },
       },
       schema: {
+        operationId: 'restoreWikiRevision',
+        tags: ['wiki'],
         summary: 'Restore a revision: a new revision with its title and text',
         params: WikiRevisionParamsSchema,
         // The body is optional (no summary): none, or null, is an empty one; the API description
@@ -728,6 +762,8 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
       url: '/api/wiki/pages/:pageId/follow',
       config: { access: VIEW, responses: { 404: [M.notFound] } },
       schema: {
+        operationId: method === 'PUT' ? 'followWikiPage' : 'unfollowWikiPage',
+        tags: ['wiki'],
         summary: method === 'PUT' ? 'Follow a page' : 'Stop following a page',
         params: PageParamsSchema,
         response: { 200: WikiFollowSchema },
@@ -750,6 +786,8 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
     {
       config: { access: VIEW, responses: { 204: 'Counted.', 404: [M.notFound] } },
       schema: {
+        operationId: 'countWikiPageView',
+        tags: ['wiki'],
         summary: 'Count one view of a page (its page calls it once)',
         params: PageParamsSchema,
       },

@@ -106,6 +106,14 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   if (error.status === 503 && !reply.hasHeader('retry-after')) {
     reply.header('retry-after', String(RETRY_AFTER_SECONDS));
   }
+  // Every 429 says when to come back: its `details.retryAfter` (seconds), or the route's header.
+  if (error.status === 429 && !reply.hasHeader('retry-after')) {
+    const wait = (error.details as { retryAfter?: unknown } | undefined)?.retryAfter;
+    reply.header(
+      'retry-after',
+      String(typeof wait === 'number' && wait >= 0 ? Math.ceil(wait) : RETRY_AFTER_SECONDS),
+    );
+  }
   return reply.code(error.status).send(shape(request, error.toBody()));
 }
 

@@ -22,6 +22,8 @@ const healthRoutes: FastifyPluginAsync<{ db: Db }> = async (app, { db }) => {
     {
       config: { access: { public: true } },
       schema: {
+        operationId: 'getLiveness',
+        tags: ['health'],
         summary: 'Liveness: the process answers',
         response: { 200: z.object({ status: z.literal('ok') }) },
       },
@@ -36,6 +38,8 @@ const healthRoutes: FastifyPluginAsync<{ db: Db }> = async (app, { db }) => {
         responses: { 503: [`The database does not answer within ${READY_TIMEOUT_MS / 1000} s.`] },
       },
       schema: {
+        operationId: 'getReadiness',
+        tags: ['health'],
         summary: 'Readiness: the database answers',
         response: { 200: z.object({ status: z.literal('ready') }) },
       },

@@ -19,12 +19,16 @@
  * redirect, `X-Request-Id` on every operation and answer). The document passes Redocly's
  * `recommended` rules without an error (openapi.test.ts).
  *
+ * Every operation has the `operationId` and the tag its route declares (`API_TAGS` lists the
+ * tags), and the contract schemas are named components (core/src/contracts/schema-names.ts),
+ * each written once (`namedSchemasOnce`): docs/architecture.md, "The API description".
+ *
  * Register this before the routes: @fastify/swagger collects routes as they are added.
  * How an area's routes appear here: docs/adding-an-area.md (OpenAPI).
  */
 import { STATUS_CODES } from 'node:http';
 import swagger from '@fastify/swagger';
-import { ERROR_CODES } from '@learning-hub/core';
+import { ERROR_CODES, nameApiSchemas } from '@learning-hub/core';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
@@ -220,7 +224,7 @@ function platformErrors(route: DocumentedRoute): Map<number, string[]> {
   if (config.rateLimit) {
     add(
       429,
-      `${code('RATE_LIMITED')}: too many requests from this address; the message says when to try again.`,
+      `${code('RATE_LIMITED')}: too many requests from this address (or person); \`Retry-After\` says in how many seconds to try again.`,
     );
   }
   add(
@@ -414,8 +418,14 @@ function responseSchema(answer: Answer, fromSchema: unknown): JsonSchema {
       const schema = (fromSchema ?? {}) as JsonSchema;
       if ('content' in schema)
         return { ...schema, description: answer.description, ...withHeaders };
-      // The body's own schema keeps its description; the answer's goes beside it.
-      return { ...schema, 'x-response-description': answer.description, ...withHeaders };
+      // The body's own schema keeps its description; the answer's goes beside it (beside a
+      // named schema's `$ref`, @fastify/swagger reads only `description`).
+      return {
+        ...schema,
+        'x-response-description': answer.description,
+        ...('$ref' in schema ? { description: answer.description } : {}),
+        ...withHeaders,
+      };
     }
     case 'error':
       return {
@@ -537,7 +547,160 @@ function withRequestId<T>(document: T): T {
   return document;
 }
 
+const SCHEMA_REF = '#/components/schemas/';
+
+/** Every `$ref` to a schema under `node`, by name. */
+function schemaRefs(node: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) for (const item of node) schemaRefs(item, into);
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith(SCHEMA_REF)) {
+        into.add(value.slice(SCHEMA_REF.length));
+      } else schemaRefs(value, into);
+    }
+  }
+  return into;
+}
+
+/**
+ * A copy of `node` with its schema `$ref`s renamed (those `names` has); `open`: without
+ * `additionalProperties: false`.
+ */
+function renameRefs<T>(node: T, names: ReadonlyMap<string, string>, open = false): T {
+  if ((names.size === 0 && !open) || !node || typeof node !== 'object') return node;
+  if (Array.isArray(node)) return node.map((item: unknown) => renameRefs(item, names, open)) as T;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (open && key === 'additionalProperties' && value === false) continue;
+    if (key === '$ref' && typeof value === 'string' && value.startsWith(SCHEMA_REF)) {
+      const name = value.slice(SCHEMA_REF.length);
+      copy[key] = `${SCHEMA_REF}${names.get(name) ?? name}`;
+    } else copy[key] = renameRefs(value, names, open);
+  }
+  return copy as T;
+}
+
+/** Renames the schema `$ref`s under `node` in place (those `names` has). */
+function renameRefsOf(node: unknown, names: ReadonlyMap<string, string>): void {
+  if (Array.isArray(node)) for (const item of node) renameRefsOf(item, names);
+  else if (node && typeof node === 'object') {
+    const object = node as Record<string, unknown>;
+    for (const [key, value] of Object.entries(object)) {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith(SCHEMA_REF)) {
+        const name = value.slice(SCHEMA_REF.length);
+        object[key] = `${SCHEMA_REF}${names.get(name) ?? name}`;
+      } else renameRefsOf(value, names);
+    }
+  }
+}
+
+/**
+ * The named schemas (core/src/contracts/schema-names.ts) once each. The generator writes every
+ * name twice, as an answer (`LibraryItem`) and as a request (`LibraryItemInput`), used or not:
+ * a request form that is the answer's shape is the answer's schema; one used alone takes the
+ * plain name; `…Input` stays only where a request really differs (a default makes a field
+ * optional in it); and a name no operation reaches is left out.
+ */
+function namedSchemasOnce<T>(document: T): T {
+  const doc = document as unknown as OpenAPIV3_1.Document;
+  const schemas = { ...doc.components?.schemas };
+  const input = (name: string) => `${name}Input`;
+  const pairs = Object.keys(schemas).filter((name) => schemas[input(name)] !== undefined);
+
+  // A request form of its answer's shape is merged into it: compared with every other pair taken
+  // as merged, and a pair found to differ given up until none does. An answer's objects are
+  // closed (`additionalProperties: false`), a request's are not (unknown fields are dropped):
+  // where that is the only difference, the request form, true of both, stays.
+  const shape = (schema: unknown, names: ReadonlyMap<string, string>) =>
+    JSON.stringify(renameRefs(schema, names, true));
+  const answers = new Map(pairs.map((name) => [name, shape(schemas[name], new Map())]));
+  const merged = new Map(pairs.map((name) => [input(name), name]));
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const [from, name] of merged) {
+      if (shape(schemas[from], merged) === answers.get(name)) continue;
+      merged.delete(from);
+      changed = true;
+    }
+  }
+  for (const [from, name] of merged) {
+    if (JSON.stringify(schemas[from]) !== JSON.stringify(schemas[name])) {
+      schemas[name] = schemas[from] as OpenAPIV3_1.SchemaObject;
+    }
+  }
+  for (const from of merged.keys()) delete schemas[from];
+  const renamed = (name: string) => merged.get(name) ?? name;
+
+  // The names the operations reach, through the schemas that name others.
+  const seen = new Set([...schemaRefs(doc.paths)].map(renamed));
+  for (const pending = [...seen]; pending.length > 0;) {
+    for (const ref of schemaRefs(schemas[pending.pop() ?? ''])) {
+      if (seen.has(renamed(ref))) continue;
+      seen.add(renamed(ref));
+      pending.push(renamed(ref));
+    }
+  }
+  // A request form whose answer is not used takes the plain name.
+  const names = new Map(merged);
+  for (const name of pairs) {
+    if (merged.has(input(name)) || !seen.has(input(name)) || seen.has(name)) continue;
+    names.set(input(name), name);
+    schemas[name] = schemas[input(name)] as OpenAPIV3_1.SchemaObject;
+    seen.add(name);
+  }
+  renameRefsOf(doc.paths, names);
+  doc.components = {
+    ...doc.components,
+    schemas: Object.fromEntries(
+      Object.entries(schemas)
+        .filter(([name]) => !names.has(name) && (seen.has(name) || name === 'Error'))
+        .map(([name, schema]) => [name, renameRefs(schema, names)] as const)
+        .sort(([a], [b]) => a.localeCompare(b)),
+    ),
+  };
+  return document;
+}
+
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+/**
+ * The areas of the API, in the order the reference shows them: every operation names one (or
+ * more) of these in `schema.tags` beside its `operationId` (docs/architecture.md, "The API
+ * description"). A tag not listed here fails openapi.test.ts.
+ */
+export const API_TAGS = [
+  { name: 'health', description: 'Whether the server and its database answer (for probes).' },
+  {
+    name: 'auth',
+    description:
+      'Signing in (each method) and out, and one’s own account: profile, password, sessions.',
+  },
+  { name: 'courses', description: 'Courses, their outline, lessons, enrolment and participants.' },
+  {
+    name: 'assignments',
+    description: 'Assignments of a course, submissions, grading and the gradebook.',
+  },
+  { name: 'departments', description: 'Departments, their members and managers.' },
+  { name: 'library', description: 'The library: items and their versions, categories, trash.' },
+  { name: 'wiki', description: 'The wiki: spaces, pages, revisions, trash, following.' },
+  {
+    name: 'search',
+    description: 'One search over courses, lessons, library items and wiki pages.',
+  },
+  { name: 'files', description: 'Stored files: upload in one request, download, thumbnails.' },
+  { name: 'uploads', description: 'Resumable uploads (the tus protocol).' },
+  { name: 'users', description: 'Administration of users: accounts, roles, permissions.' },
+  { name: 'roles', description: 'Administration of the custom roles.' },
+  { name: 'access', description: 'The access checks, their audit log and a simulator.' },
+  {
+    name: 'sign-in-settings',
+    description: 'Administration of sign-in: methods, providers, tests, recent failures.',
+  },
+  {
+    name: 'system',
+    description: 'Administration of the server: runtime, storage, settings, background jobs.',
+  },
+] as const satisfies readonly OpenAPIV3_1.TagObject[];
 
 /** Only the API is described: the web app's pages and static files are not operations. */
 const isApiUrl = (url: string) =>
@@ -549,6 +712,8 @@ export function isDescribed(route: DocumentedRoute): boolean {
 }
 
 export async function registerOpenApi(app: FastifyInstance, options: { version: string }) {
+  // The contract schemas the description names (core/src/contracts/schema-names.ts).
+  nameApiSchemas();
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -561,6 +726,7 @@ export async function registerOpenApi(app: FastifyInstance, options: { version: 
           '(the `Error` schema); a denied check answers 403 with the exact reason. Each operation ' +
           'lists the answers it can give, the refusals of its own rules included.',
       },
+      tags: [...API_TAGS],
       // Relative: the API is served by whichever host serves the app.
       servers: [{ url: '/', description: 'This server' }],
       components: {
@@ -619,10 +785,13 @@ export async function registerOpenApi(app: FastifyInstance, options: { version: 
           : {}),
         response,
         description: [schema.description, describeAccess(access)].filter(Boolean).join('\n\n'),
-        // Grouped by area: /api/admin/… under "admin", /api/courses/… under "courses".
-        tags: (schema.tags as readonly string[] | undefined) ?? [
-          url.startsWith('/api/') ? (url.split('/')[2] ?? 'api') : 'health',
-        ],
+        // Each route names its operation and its area (`operationId`, `tags`) in its schema.
+        // (@fastify/swagger suffixes a HEAD's with `-head`, for a HEAD beside its GET: only an
+        // operation of its own is described here, under its own name.)
+        ...(typeof schema.operationId === 'string'
+          ? { operationId: schema.operationId.replace(/-head$/, '') }
+          : {}),
+        tags: schema.tags as readonly string[] | undefined,
         // A public operation says so (`security: []`) rather than saying nothing; a download
         // also opens by its signed URL, without the token.
         security: isPublic
@@ -634,7 +803,8 @@ export async function registerOpenApi(app: FastifyInstance, options: { version: 
       };
       return { ...transformed, schema: documented };
     },
-    transformObject: (input) => optionalBodies(withRequestId(jsonSchemaTransformObject(input))),
+    transformObject: (input) =>
+      namedSchemasOnce(optionalBodies(withRequestId(jsonSchemaTransformObject(input)))),
   });
 
   app.get(

@@ -54,6 +54,8 @@ const searchRoutes: FastifyPluginAsyncZod<SearchRouteOptions> = async (app, { no
         },
       },
       schema: {
+        operationId: 'searchContent',
+        tags: ['search'],
         summary:
           'Search the courses, lessons, library items and wiki pages the caller may open (prefixes and stems; ranked, highlighted, paged)',
         querystring: SearchQuerySchema,

@@ -153,6 +153,8 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
         },
       },
       schema: {
+        operationId: 'uploadFile',
+        tags: ['files'],
         summary: 'Upload a file',
         description:
           'Upload one file (multipart/form-data, one file part). Streams into storage; the type ' +
@@ -217,6 +219,8 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
       // Sent as stored: ranges, the length and the ETag describe these bytes (plugins/compression.ts).
       compress: false,
       schema: {
+        operationId: 'getFile',
+        tags: ['files'],
         summary: 'Download a file',
         description:
           'Download a file (its owner’s read permission is checked on every request). Supports ' +
@@ -255,6 +259,8 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
       // Sent as stored: ranges, the length and the ETag describe these bytes (plugins/compression.ts).
       compress: false,
       schema: {
+        operationId: 'getFileThumbnail',
+        tags: ['files'],
         summary: 'The thumbnail of a file',
         description:
           'A ≤ 320 px WebP preview of an image file, or of page 1 of a PDF (404 when it has none).',
@@ -286,6 +292,8 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
         },
       },
       schema: {
+        operationId: 'deleteFile',
+        tags: ['files'],
         summary: 'Delete one’s own unattached upload',
         description: 'Delete one’s own upload that is not attached to anything yet.',
         params: FileParamsSchema,

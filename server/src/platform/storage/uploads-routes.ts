@@ -230,6 +230,8 @@ const uploadsRoutes: FastifyPluginAsyncZod<UploadsRoutesOptions> = async (app, o
         },
       },
       schema: {
+        operationId: 'createUpload',
+        tags: ['uploads'],
         summary: 'Create a resumable upload (tus)',
         description:
           'tus 1.0.0 creation: `Tus-Resumable: 1.0.0`, `Upload-Length` (1 byte to ' +
@@ -282,6 +284,8 @@ const uploadsRoutes: FastifyPluginAsyncZod<UploadsRoutesOptions> = async (app, o
       responses: { 200: HEAD_ANSWER, 400: [TUS_REFUSALS[400]], 412: TUS_VERSION_REFUSAL },
     },
     schema: {
+      operationId: 'getUploadOffset',
+      tags: ['uploads'],
       summary: 'The offset of a resumable upload (tus)',
       description:
         'How many bytes of the upload have arrived. Only the person who created it may ask; ' +
@@ -310,6 +314,8 @@ const uploadsRoutes: FastifyPluginAsyncZod<UploadsRoutesOptions> = async (app, o
       // The answer has no body; nothing to compress.
       compress: false,
       schema: {
+        operationId: 'appendUpload',
+        tags: ['uploads'],
         summary: 'Send bytes of a resumable upload (tus)',
         description:
           '`Upload-Offset` must be the offset HEAD reports (409 otherwise). When the last byte ' +
@@ -333,6 +339,8 @@ const uploadsRoutes: FastifyPluginAsyncZod<UploadsRoutesOptions> = async (app, o
         responses: { 204: DELETE_ANSWER, 400: [TUS_REFUSALS[400]], 412: TUS_VERSION_REFUSAL },
       },
       schema: {
+        operationId: 'deleteUpload',
+        tags: ['uploads'],
         summary: 'End a resumable upload (tus termination)',
         description: 'Removes an unfinished upload of one’s own.',
         params: UploadParamsSchema,
@@ -382,6 +390,8 @@ const uploadsRoutes: FastifyPluginAsyncZod<UploadsRoutesOptions> = async (app, o
       },
       compress: false,
       schema: {
+        operationId: 'overrideUploadMethod',
+        tags: ['uploads'],
         summary: 'PATCH, DELETE or HEAD an upload by POST (tus method override)',
         description:
           'For clients that can only send GET and POST: a POST with `X-HTTP-Method-Override` ' +
@@ -419,6 +429,8 @@ const uploadsRoutes: FastifyPluginAsyncZod<UploadsRoutesOptions> = async (app, o
         },
       },
       schema: {
+        operationId: 'getUploadOptions',
+        tags: ['uploads'],
         summary: 'The tus protocol this server speaks',
         description: 'tus discovery: the version, extensions and the largest upload.',
       },

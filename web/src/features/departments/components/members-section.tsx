@@ -4,26 +4,17 @@
  * archived): adding people, changing a member's role and end date, removing one.
  */
 import type { DepartmentDetail, DepartmentMember } from '@learning-hub/core';
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Badge, Button, Group, Loader, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback, useMediaQuery } from '@mantine/hooks';
 import { IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Pager } from '../../../components/pager';
 import { useFilterParams } from '../../../lib/use-filter-params';
 import { MEMBERS_PAGE_SIZE, useMembers } from '../api/departments-api';
-import { countText, personName, roleLabels, untilText } from './department-format';
+import { roleLabels, untilText } from './department-format';
 import { AddMemberDialog, EditMemberDialog, RemoveMemberDialog } from './member-dialogs';
+import { QueryState } from '../../../components/query-state';
+import { displayName, countText } from '../../../lib/format';
 
 /** Below this width the members are stacked rows instead of a table. */
 const PHONE_QUERY = '(max-width: 48em)';
@@ -95,12 +86,7 @@ export function MembersSection({
           </Button>
         )}
       </Group>
-      {members.isPending && <Loader size="sm" aria-label="Loading the members" />}
-      {members.isError && (
-        <Alert color="red" role="alert">
-          {members.error.message}
-        </Alert>
-      )}
+      <QueryState query={members} label="Loading the members" />
       {data && (
         <>
           <Group justify="space-between">
@@ -170,7 +156,7 @@ function RoleBadges({ member }: { member: DepartmentMember }) {
 }
 
 function MemberActions({ member, actions }: { member: DepartmentMember; actions: RowActions }) {
-  const name = personName(member);
+  const name = displayName(member);
   return (
     <Group gap="xs" wrap="nowrap">
       <Button
@@ -217,7 +203,7 @@ function MemberTable({
         <Table.Tbody>
           {members.map((member) => (
             <Table.Tr key={member.id}>
-              <Table.Td>{personName(member)}</Table.Td>
+              <Table.Td>{displayName(member)}</Table.Td>
               <Table.Td>
                 <RoleBadges member={member} />
               </Table.Td>
@@ -258,7 +244,7 @@ function MemberRows({
             <Group justify="space-between" wrap="wrap" gap="xs">
               <div style={{ minWidth: 0 }}>
                 <Text fw={500} style={{ overflowWrap: 'anywhere' }}>
-                  {personName(member)}
+                  {displayName(member)}
                 </Text>
                 <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                   {member.username}

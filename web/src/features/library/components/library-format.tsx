@@ -60,5 +60,3 @@ export function titleFromFileName(name: string): string {
   const base = dot > 0 ? name.slice(0, dot) : name;
   return base.trim() || name;
 }
-
-export { countText } from '../../../lib/format';

@@ -23,9 +23,9 @@ import {
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import { RichTextView } from '../../../components/rich-text/rich-text-view';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, countText } from '../../../lib/format';
 import { mergedHtml, type MergeChoice } from './merge';
-import { countText, PHONE_QUERY } from './wiki-format';
+import { PHONE_QUERY } from './wiki-format';
 
 export interface MergedVersion {
   title: string;

@@ -8,8 +8,7 @@ import {
 import { Badge } from '@mantine/core';
 import { useCan } from '../../../lib/auth/use-can';
 import { countText, formatDateTime } from '../../../lib/format';
-
-export { countText };
+import { fieldErrors, firstError } from '../../../lib/form-errors';
 
 /** A "Draft" badge for drafts (published pages need none). */
 export function StatusBadge({ status }: { status: WikiPageStatus }) {
@@ -48,5 +47,5 @@ export function useMayOpenCreator(): boolean {
 /** The title's own rule (one line, no [ ] | # / \), as the server checks it. */
 export function titleError(title: string): string | null {
   const parsed = WikiPageUpdateSchema.shape.title.safeParse(title);
-  return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Check the title');
+  return parsed.success ? null : (firstError(fieldErrors(parsed.error)) ?? 'Check the title');
 }
