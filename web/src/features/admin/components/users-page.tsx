@@ -9,7 +9,6 @@ import {
   Select,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
@@ -24,6 +23,7 @@ import { useDepartments } from '../api/directory-api';
 import { useRoles } from '../api/roles-api';
 import { USERS_PAGE_SIZE, useUserList } from '../api/users-api';
 import { CreateUserModal } from './create-user-modal';
+import { DataList } from '../../../components/data-list';
 import { Pager } from '../../../components/pager';
 import { useFilterParams } from '../../../lib/use-filter-params';
 import { errorMessage } from '../utils/notify';
@@ -113,71 +113,58 @@ export function UsersPage() {
               </Text>
               {users.isFetching && <Loader size="xs" aria-label="Updating" />}
             </Group>
-            <Table.ScrollContainer minWidth={760}>
-              <Table highlightOnHover verticalSpacing="sm" aria-labelledby="users-heading">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th scope="col">Name</Table.Th>
-                    <Table.Th scope="col">Username</Table.Th>
-                    <Table.Th scope="col">Role</Table.Th>
-                    <Table.Th scope="col">Department</Table.Th>
-                    <Table.Th scope="col" ta="right">
-                      Direct permissions
-                    </Table.Th>
-                    <Table.Th scope="col" ta="right">
-                      Assignments
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.users.map((u) => (
-                    <Table.Tr
-                      key={u.id}
-                      style={{ cursor: 'pointer' }}
-                      onClick={(event) => {
-                        // A search typed just before must not pull the user back to the list.
-                        applySearch.cancel();
-                        if ((event.target as HTMLElement).closest('a')) return;
-                        void navigate(`/admin/users/${encodeURIComponent(u.id)}`);
-                      }}
-                    >
-                      <Table.Td>
-                        <Anchor component={Link} to={`/admin/users/${encodeURIComponent(u.id)}`}>
-                          {fullName(u) || u.username}
-                        </Anchor>
-                        {!u.isActive && (
-                          <Badge ml="xs" size="sm" color="gray" variant="light" tt="none">
-                            Inactive
-                          </Badge>
-                        )}
-                      </Table.Td>
-                      <Table.Td>{u.username}</Table.Td>
-                      <Table.Td>
-                        <Badge
-                          variant="light"
-                          tt="none"
-                          color={u.role === 'admin' ? 'red' : 'brand'}
-                        >
-                          {roleName(roles.data, u.role)}
+            <DataList
+              labelledBy="users-heading"
+              rows={data.users}
+              rowKey={(u) => u.id}
+              minWidth={760}
+              columns={[
+                {
+                  header: 'Name',
+                  card: 'title',
+                  cell: (u) => (
+                    <>
+                      <Anchor component={Link} to={`/admin/users/${encodeURIComponent(u.id)}`}>
+                        {fullName(u) || u.username}
+                      </Anchor>
+                      {!u.isActive && (
+                        <Badge ml="xs" size="sm" color="gray" variant="light" tt="none">
+                          Inactive
                         </Badge>
-                      </Table.Td>
-                      <Table.Td>{u.department ?? '—'}</Table.Td>
-                      <Table.Td ta="right">{u.directPermissions.length}</Table.Td>
-                      <Table.Td ta="right">{u.assignmentCount}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                  {data.users.length === 0 && (
-                    <Table.Tr>
-                      <Table.Td colSpan={6}>
-                        <Text c="dimmed" ta="center" py="md">
-                          No users match these filters.
-                        </Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  )}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+                      )}
+                    </>
+                  ),
+                },
+                { header: 'Username', card: 'subtitle', cell: (u) => u.username },
+                {
+                  header: 'Role',
+                  card: 'aside',
+                  cell: (u) => (
+                    <Badge variant="light" tt="none" color={u.role === 'admin' ? 'red' : 'brand'}>
+                      {roleName(roles.data, u.role)}
+                    </Badge>
+                  ),
+                },
+                { header: 'Department', cell: (u) => u.department ?? '—' },
+                {
+                  header: 'Direct permissions',
+                  align: 'right',
+                  cell: (u) => u.directPermissions.length,
+                },
+                { header: 'Assignments', align: 'right', cell: (u) => u.assignmentCount },
+              ]}
+              onRowClick={(u, event) => {
+                // A search typed just before must not pull the user back to the list.
+                applySearch.cancel();
+                if ((event.target as HTMLElement).closest('a')) return;
+                void navigate(`/admin/users/${encodeURIComponent(u.id)}`);
+              }}
+              empty={
+                <Text c="dimmed" ta="center" py="md">
+                  No users match these filters.
+                </Text>
+              }
+            />
             <Pager
               label="Users pages"
               page={page}
