@@ -20,7 +20,6 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { Fragment, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
@@ -29,7 +28,8 @@ import { formatDateTime } from '../../../lib/format';
 import { useFilterParams } from '../../../lib/use-filter-params';
 import { useWikiDiff, useWikiPage, wikiPaths } from '../api/wiki-api';
 import { PageBreadcrumbs, PageError } from './page-view';
-import { countText, PHONE_QUERY } from './wiki-format';
+import { usePhone } from '../../../lib/use-phone';
+import { countText } from './wiki-format';
 import './wiki.css';
 
 type Block = WikiDiff['blocks'][number];
@@ -79,7 +79,7 @@ export function WikiDiffPage() {
   const filters = useFilterParams();
   const from = Number(filters.get('from')) || 0;
   const to = Number(filters.get('to')) || 0;
-  const phone = useMediaQuery(PHONE_QUERY) ?? false;
+  const phone = usePhone();
   const inline = phone || filters.get('mode') === 'inline';
   const page = useWikiPage(pageId);
   const diff = useWikiDiff(pageId, from, to);

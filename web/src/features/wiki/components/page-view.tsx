@@ -21,7 +21,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import {
   IconArrowsMove,
@@ -55,7 +55,8 @@ import { SpaceTree } from './space-tree';
 import { PurgeConfirm } from '../../../components/trash-actions';
 import { useRestoreFromTrash, WIKI_PURGE_KEPT } from './trash-actions';
 import { WikiContent } from './wiki-content';
-import { countText, PHONE_QUERY, StatusBadge, updatedLine } from './wiki-format';
+import { usePhone } from '../../../lib/use-phone';
+import { countText, StatusBadge, updatedLine } from './wiki-format';
 
 type Dialog = 'move' | 'trash' | 'purge' | null;
 
@@ -121,7 +122,7 @@ export function PageBreadcrumbs({ page, current }: { page: WikiPage; current?: s
 
 function PageBody({ page }: { page: WikiPage }) {
   const navigate = useNavigate();
-  const phone = useMediaQuery(PHONE_QUERY) ?? false;
+  const phone = usePhone();
   const [dialog, setDialog] = useState<Dialog>(null);
   const trash = useTrashWikiPage();
   const purge = usePurgeWikiPage();

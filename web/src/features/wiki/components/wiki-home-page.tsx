@@ -22,7 +22,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useDebouncedCallback, useMediaQuery } from '@mantine/hooks';
+import { useDebouncedCallback } from '@mantine/hooks';
 import { IconArrowLeft, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -35,7 +35,8 @@ import { useFilterParams } from '../../../lib/use-filter-params';
 import { useWikiList, useWikiSpaces, useWikiTree, wikiPaths } from '../api/wiki-api';
 import { SpaceTree } from './space-tree';
 import { WikiTrashActions, WikiTrashRowActions } from './trash-actions';
-import { countText, PHONE_QUERY, StatusBadge, useMayOpenCreator } from './wiki-format';
+import { usePhone } from '../../../lib/use-phone';
+import { countText, StatusBadge, useMayOpenCreator } from './wiki-format';
 
 const SEARCH_PAGE_SIZE = 20;
 const SPACE_TYPE_LABELS: Record<WikiSpace['type'], string> = {
@@ -116,7 +117,7 @@ export function WikiHomePage() {
 
 function HomeView({ spaces, space }: { spaces: WikiSpace[]; space: WikiSpace | null }) {
   const filters = useFilterParams();
-  const phone = useMediaQuery(PHONE_QUERY) ?? false;
+  const phone = usePhone();
   const search = filters.get('search') ?? '';
   const [searchText, setSearchText] = useState(search);
   const applySearch = useDebouncedCallback(
