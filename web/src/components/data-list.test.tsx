@@ -56,13 +56,11 @@ describe('DataList', () => {
     const onOpen = renderList(false);
     const table = screen.getByRole('table', { name: 'Books' });
     expect(screen.queryByRole('list', { name: 'Books' })).not.toBeInTheDocument();
-    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
-      'Title',
-      'Author',
-      'State',
-      'Pages',
-      'Actions',
-    ]);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Title', 'Author', 'State', 'Pages', 'Actions']);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent))).toEqual([
       ['Splicing fibre', 'Ada Field', 'Lent', '120', 'Open'],

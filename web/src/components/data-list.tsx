@@ -131,14 +131,7 @@ function isEmpty(value: ReactNode): boolean {
   return value === null || value === undefined || value === false || value === '';
 }
 
-function DataCards<T>({
-  rows,
-  rowKey,
-  columns,
-  actions,
-  label,
-  labelledBy,
-}: DataListProps<T>) {
+function DataCards<T>({ rows, rowKey, columns, actions, label, labelledBy }: DataListProps<T>) {
   const place = (column: DataListColumn<T>) => column.card ?? 'field';
   const value = (column: DataListColumn<T>, row: T) => (column.cardCell ?? column.cell)(row);
   const titles = columns.filter((c) => place(c) === 'title');
