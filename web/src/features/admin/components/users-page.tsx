@@ -25,6 +25,7 @@ import { USERS_PAGE_SIZE, useUserList } from '../api/users-api';
 import { CreateUserModal } from './create-user-modal';
 import { DataList } from '../../../components/data-list';
 import { Pager } from '../../../components/pager';
+import { PhoneFilters } from '../../../components/phone-filters';
 import { useFilterParams } from '../../../lib/use-filter-params';
 import { errorMessage } from '../utils/notify';
 import { rangeText } from '../utils/range';
@@ -75,33 +76,39 @@ export function UsersPage() {
           )}
         </Group>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <TextInput
-            label="Search"
-            placeholder="Name, username or email"
-            leftSection={<IconSearch size={16} aria-hidden="true" />}
-            value={searchText}
-            onChange={(event) => {
-              setSearchText(event.currentTarget.value);
-              applySearch(event.currentTarget.value);
-            }}
-          />
-          <Select
-            label="Role"
-            placeholder="Any role"
-            clearable
-            data={roleOptions(roles.data)}
-            value={role}
-            onChange={(value) => update({ role: value })}
-          />
-          <Select
-            label="Department"
-            placeholder="Any department"
-            clearable
-            searchable
-            data={(departments.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
-            value={department}
-            onChange={(value) => update({ department: value })}
-          />
+          <PhoneFilters
+            active={[role, department].filter(Boolean).length}
+            search={
+              <TextInput
+                label="Search"
+                placeholder="Name, username or email"
+                leftSection={<IconSearch size={16} aria-hidden="true" />}
+                value={searchText}
+                onChange={(event) => {
+                  setSearchText(event.currentTarget.value);
+                  applySearch(event.currentTarget.value);
+                }}
+              />
+            }
+          >
+            <Select
+              label="Role"
+              placeholder="Any role"
+              clearable
+              data={roleOptions(roles.data)}
+              value={role}
+              onChange={(value) => update({ role: value })}
+            />
+            <Select
+              label="Department"
+              placeholder="Any department"
+              clearable
+              searchable
+              data={(departments.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
+              value={department}
+              onChange={(value) => update({ department: value })}
+            />
+          </PhoneFilters>
         </SimpleGrid>
         {users.isPending && <Loader size="sm" aria-label="Loading users" />}
         {users.isError && <Alert color="red">{errorMessage(users.error)}</Alert>}

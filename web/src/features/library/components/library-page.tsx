@@ -25,7 +25,6 @@ import { useDebouncedCallback } from '@mantine/hooks';
 import {
   IconArrowLeft,
   IconCategory,
-  IconFilter,
   IconLink,
   IconNotebook,
   IconSearch,
@@ -36,11 +35,11 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { DataList, type DataListColumn } from '../../../components/data-list';
 import { Pager } from '../../../components/pager';
+import { PhoneFilters } from '../../../components/phone-filters';
 import { useCan } from '../../../lib/auth/use-can';
 import { useCatalogue, useDepartmentList } from '../../../lib/classroom/courses-api';
 import { formatBytes, formatDateTime } from '../../../lib/format';
 import { useFilterParams } from '../../../lib/use-filter-params';
-import { usePhone } from '../../../lib/use-phone';
 import { LIBRARY_PAGE_SIZE, useLibraryCategories, useLibraryList } from '../api/library-api';
 import { CategoriesDialog } from './categories-dialog';
 import { categoryOptions } from './item-fields';
@@ -127,9 +126,7 @@ export function LibraryPage() {
   );
   const courses = useCatalogue({ scope: 'mine', state: 'any', pageSize: 100 }, scope === 'course');
 
-  // On a phone the filters wait behind one button, so the first screen shows the items.
-  const phone = usePhone();
-  const [filtersShown, setFiltersShown] = useState(false);
+  // On a phone the filters wait behind one button (PhoneFilters).
   const activeFilters = [
     kind,
     categoryId,
@@ -224,103 +221,83 @@ export function LibraryPage() {
           Items moved to the trash that you may restore. Restoring puts an item back where it was.
         </Text>
       )}
-      {phone ? (
-        <Group gap="xs" align="flex-end" wrap="nowrap">
-          <div style={{ flex: 1, minWidth: 0 }}>{searchField}</div>
-          <Button
-            variant={filtersShown ? 'light' : 'default'}
-            leftSection={<IconFilter size={16} aria-hidden />}
-            aria-expanded={filtersShown}
-            aria-controls="library-filters"
-            onClick={() => setFiltersShown((shown) => !shown)}
-          >
-            {activeFilters > 0 ? `Filters (${activeFilters})` : 'Filters'}
-          </Button>
-        </Group>
-      ) : (
-        searchField
-      )}
-      {(!phone || filtersShown) && (
-        <Stack gap="sm" id="library-filters">
-          <SimpleGrid cols={{ base: 2, sm: 3, md: 4 }} spacing="sm">
+      <PhoneFilters search={searchField} active={activeFilters}>
+        <SimpleGrid cols={{ base: 2, sm: 3, md: 4 }} spacing="sm">
+          <Select
+            label="Type"
+            placeholder="Any type"
+            clearable
+            data={LIBRARY_ITEM_KINDS.map((k) => ({ value: k, label: KIND_LABELS[k] }))}
+            value={kind}
+            onChange={(value) => filters.set({ kind: value })}
+          />
+          <Select
+            label="Category"
+            placeholder="Any category"
+            clearable
+            searchable
+            data={categoryOptions(categories.data)}
+            value={categoryId}
+            onChange={(value) => filters.set({ category: value })}
+          />
+          <TextInput
+            label="Tag"
+            placeholder="Any tag"
+            value={tagText}
+            onChange={(event) => {
+              setTagText(event.currentTarget.value);
+              applyTag(event.currentTarget.value);
+            }}
+          />
+          <Select
+            label="Shared with"
+            placeholder="Anyone"
+            clearable
+            data={SCOPES}
+            value={scope}
+            onChange={(value) => filters.set({ scope: value, department: null, course: null })}
+          />
+          {scope === 'department' && (
             <Select
-              label="Type"
-              placeholder="Any type"
-              clearable
-              data={LIBRARY_ITEM_KINDS.map((k) => ({ value: k, label: KIND_LABELS[k] }))}
-              value={kind}
-              onChange={(value) => filters.set({ kind: value })}
-            />
-            <Select
-              label="Category"
-              placeholder="Any category"
+              label="Department"
+              placeholder="Any department"
               clearable
               searchable
-              data={categoryOptions(categories.data)}
-              value={categoryId}
-              onChange={(value) => filters.set({ category: value })}
-            />
-            <TextInput
-              label="Tag"
-              placeholder="Any tag"
-              value={tagText}
-              onChange={(event) => {
-                setTagText(event.currentTarget.value);
-                applyTag(event.currentTarget.value);
-              }}
-            />
-            <Select
-              label="Shared with"
-              placeholder="Anyone"
-              clearable
-              data={SCOPES}
-              value={scope}
-              onChange={(value) => filters.set({ scope: value, department: null, course: null })}
-            />
-            {scope === 'department' && (
-              <Select
-                label="Department"
-                placeholder="Any department"
-                clearable
-                searchable
-                data={(departments.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
-                value={departmentId}
-                onChange={(value) => filters.set({ department: value })}
-              />
-            )}
-            {scope === 'course' && (
-              <Select
-                label="Course"
-                placeholder="Any course"
-                clearable
-                searchable
-                data={(courses.data?.courses ?? []).map((c) => ({
-                  value: c.id,
-                  label: `${c.code} · ${c.title}`,
-                }))}
-                value={courseId}
-                onChange={(value) => filters.set({ course: value })}
-              />
-            )}
-            <Select
-              label="Sort by"
-              data={SORTS.map((s) => ({ ...s }))}
-              value={sort}
-              allowDeselect={false}
-              onChange={(value) => filters.set({ sort: value === 'updated' ? null : value })}
-            />
-          </SimpleGrid>
-          {!trash && (
-            <Checkbox
-              label="Added by me"
-              checked={mine}
-              onChange={(event) =>
-                filters.set({ mine: event.currentTarget.checked ? 'true' : null })
-              }
+              data={(departments.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
+              value={departmentId}
+              onChange={(value) => filters.set({ department: value })}
             />
           )}
-        </Stack>
-      )}
+          {scope === 'course' && (
+            <Select
+              label="Course"
+              placeholder="Any course"
+              clearable
+              searchable
+              data={(courses.data?.courses ?? []).map((c) => ({
+                value: c.id,
+                label: `${c.code} · ${c.title}`,
+              }))}
+              value={courseId}
+              onChange={(value) => filters.set({ course: value })}
+            />
+          )}
+          <Select
+            label="Sort by"
+            data={SORTS.map((s) => ({ ...s }))}
+            value={sort}
+            allowDeselect={false}
+            onChange={(value) => filters.set({ sort: value === 'updated' ? null : value })}
+          />
+        </SimpleGrid>
+        {!trash && (
+          <Checkbox
+            label="Added by me"
+            checked={mine}
+            onChange={(event) => filters.set({ mine: event.currentTarget.checked ? 'true' : null })}
+          />
+        )}
+      </PhoneFilters>
       {list.isPending && <Loader size="sm" aria-label="Loading the library" />}
       {list.isError && (
         <Alert color="red" role="alert">
