@@ -31,7 +31,6 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { BREADCRUMB_LINE_HEIGHT } from '../../../components/breadcrumb';
 import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { DataList, type DataListColumn } from '../../../components/data-list';
@@ -146,7 +145,7 @@ function ItemView({ item }: { item: LibraryItem }) {
         <Anchor component={Link} to={inTrash ? '/library?trash=true' : '/library'} size="sm">
           {inTrash ? 'Library trash' : 'Library'}
         </Anchor>
-        <Text size="sm" aria-current="page" lineClamp={1} lh={BREADCRUMB_LINE_HEIGHT}>
+        <Text size="sm" aria-current="page" lineClamp={1}>
           {item.title}
         </Text>
       </Breadcrumbs>

@@ -37,7 +37,6 @@ import {
 } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { BREADCRUMB_LINE_HEIGHT } from '../../../components/breadcrumb';
 import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { forbiddenReason } from '../../../lib/access-denial';
@@ -114,7 +113,7 @@ export function PageBreadcrumbs({ page, current }: { page: WikiPage; current?: s
           {page.title}
         </Anchor>
       ) : null}
-      <Text size="sm" aria-current="page" lineClamp={1} lh={BREADCRUMB_LINE_HEIGHT}>
+      <Text size="sm" aria-current="page" lineClamp={1}>
         {current ?? page.title}
       </Text>
     </Breadcrumbs>
