@@ -192,10 +192,10 @@ export const PHONE_WIDTH = 375;
  * elements that stick out. The viewport is put back afterwards, so a spec goes on at the size it
  * chose. Two more checks (docs/front-end.md, "On a phone"):
  *
- * - where the page is, at the size the spec chose: the element with the focus must be on the
- *   screen (not under the fixed header), and with nothing focused the page must be at its top. A
- *   page that opens scrolled down (the previous page's position, a view replacing a long form)
- *   fails here;
+ * - where a page opens, at the size the spec chose, at the first scan of each page opened (a
+ *   history entry): the element with the focus must be on the screen (not under the fixed
+ *   header), and with nothing focused the page must be at its top. A page that opens scrolled
+ *   down (the previous page's position, a view replacing a long form) fails here;
  * - at the phone's width, a list that has a card form (`DataList`, `data-card-list`) must not be
  *   a table wider than the screen: a table cut off at the side is what the cards replace.
  */
@@ -265,9 +265,15 @@ export async function expectFitsPhone(page: Page): Promise<void> {
 /**
  * In the page: null when the page is where a reader expects it, else why not. The focused element
  * must be on the screen below the app's fixed header; with nothing focused, the page must be at
- * its top. (Run in the browser: it may use nothing from this module.)
+ * its top. Checked at the first scan of each history entry only. (Run in the browser: it may use
+ * nothing from this module.)
  */
 function placeOnOpening(): string | null {
+  // Once per opened page (history entry): later scans follow the spec's own scrolling and clicks.
+  const seen = ((window as { __lhOpened?: Set<string> }).__lhOpened ??= new Set<string>());
+  const entry = `${(window.history.state as { key?: string } | null)?.key ?? ''} ${location.href}`;
+  if (seen.has(entry)) return null;
+  seen.add(entry);
   const focused = document.activeElement;
   const header = document.querySelector('.mantine-AppShell-header');
   const top = header ? header.getBoundingClientRect().bottom : 0;
