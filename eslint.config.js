@@ -6,6 +6,15 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+/** What the server may never import. */
+const SERVER_NOT_WEB = {
+  group: ['@learning-hub/web', '@learning-hub/web/*', '**/web/**', 'react', 'react-*'],
+  message: 'The server never imports the web app.',
+};
+
+/** Tests and their fixtures, which build the whole app and so may cross the zones. */
+const TEST_FILES = ['**/*.test.ts', '**/test-fixture.ts', '**/test-support.ts'];
+
 const restrict = (patterns) => ({
   'no-restricted-imports': ['error', { patterns }],
 });
@@ -67,10 +76,37 @@ export default tseslint.config(
   },
   {
     files: ['server/**/*.ts'],
+    rules: restrict([SERVER_NOT_WEB]),
+  },
+  {
+    // The zones of docs/architecture.md ("Areas and the platform"): the platform imports no area.
+    // Tests and their fixtures compose the whole app, so they may.
+    files: ['server/src/platform/**/*.ts'],
+    ignores: TEST_FILES,
     rules: restrict([
+      SERVER_NOT_WEB,
       {
-        group: ['@learning-hub/web', '@learning-hub/web/*', '**/web/**', 'react', 'react-*'],
-        message: 'The server never imports the web app.',
+        regex: '(^|/)modules(/|$)',
+        message:
+          'The platform imports no area (server/src/modules): an area registers itself through its manifest (docs/architecture.md, "Areas and the platform").',
+      },
+    ]),
+  },
+  {
+    // An area imports another area only through that area's public API (`../<area>/public`).
+    files: ['server/src/modules/*/**/*.ts'],
+    ignores: TEST_FILES,
+    rules: restrict([
+      SERVER_NOT_WEB,
+      {
+        regex: '^\\.\\./(?!\\.\\.(/|$))[^/]+/(?!public$)',
+        message:
+          'An area imports another area only through its public API: import from "../<area>/public" (docs/architecture.md, "Areas and the platform").',
+      },
+      {
+        regex: '(^|/)modules/[^/]+/(?!public$)',
+        message:
+          'An area imports another area only through its public API: import from "../<area>/public" (docs/architecture.md, "Areas and the platform").',
       },
     ]),
   },

@@ -136,7 +136,7 @@ function populate(file: string): {
        file_kinds, max_file_bytes, late_policy, max_attempts, grades_released, position, created_at, updated_at)
      values (?, ?, ?, '<p>Hand in your work.</p>', ?, 10, '["text","file"]', '[]', 26214400, 'mark_late', 3, 1, ?, ?, ?)`,
   );
-  // The search index (server/src/search), as the repositories keep it: the FTS5 triggers follow.
+  // The search index (server/src/platform/search), as the repositories keep it: the FTS5 triggers follow.
   const insertDocument = db.prepare(
     `insert into search_documents (doc_type, doc_id, course_id, title, body) values (?, ?, ?, ?, ?)`,
   );

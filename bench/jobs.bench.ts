@@ -28,7 +28,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { compressionBombPdf, manyPagesPdf } from '../server/src/storage/hostile-pdfs';
+import { compressionBombPdf, manyPagesPdf } from '../server/src/platform/storage/hostile-pdfs';
 import {
   ensureServerBuilt,
   MB,

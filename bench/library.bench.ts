@@ -79,7 +79,7 @@ import {
   waitForHttp,
 } from './server-process';
 // The server's own type tokens (node:crypto only), as its upsert writes them.
-import { scopeTextOf } from '../server/src/search/scope-tokens';
+import { scopeTextOf } from '../server/src/platform/search/scope-tokens';
 
 const USERS = Number(process.env.BENCH_USERS ?? 10_000);
 const DEPARTMENTS = Number(process.env.BENCH_DEPARTMENTS ?? 20);
@@ -431,7 +431,7 @@ function populate(file: string): Populated {
     }
   })();
 
-  // The search index: the upsert every repository runs (server/src/search/search-index.ts),
+  // The search index: the upsert every repository runs (server/src/platform/search/search-index.ts),
   // the FTS5 triggers following.
   const upsertDocument = db.prepare(
     `insert into search_documents (doc_type, doc_id, course_id, department_id, title, body, scope)

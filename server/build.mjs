@@ -28,8 +28,8 @@ await build({
     'admin-cli': 'src/cli/admin.ts',
     migrate: 'src/cli/migrate-entry.ts',
     'migrate-cli': 'src/cli/migrate.ts',
-    // The SQLite read pool's threads (src/db/read-pool.ts) load this file beside main.js.
-    'read-worker': 'src/db/read-worker.ts',
+    // The SQLite read pool's threads (src/platform/db/read-pool.ts) load this file beside main.js.
+    'read-worker': 'src/platform/db/read-worker.ts',
     // A content worker process (src/workers/): started by main.js, beside it.
     'content-worker': 'src/workers/content-worker.ts',
     // A compute worker process (src/workers/compute-tasks.ts: wiki diffs).
@@ -48,6 +48,6 @@ await build({
   },
 });
 copyFileSync(
-  new URL('src/auth/common-passwords.txt', here),
+  new URL('src/platform/auth/common-passwords.txt', here),
   new URL('common-passwords.txt', outdir),
 );

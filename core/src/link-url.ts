@@ -1,7 +1,7 @@
 /**
  * The address of a link (a library item's `url`), the part of the rule that needs no settings:
  * shared by the contract (so the web form says it before sending) and the server, which adds the
- * part about where the address goes (server/src/library/link-address.ts: no loopback, private,
+ * part about where the address goes (server/src/modules/library/link-address.ts: no loopback, private,
  * link-local or otherwise non-public destination unless an admin allows the host). See
  * docs/library.md, "Links".
  *

@@ -1,6 +1,6 @@
 import type { DepartmentDetail, LoginSuccess } from '@learning-hub/core';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { XSS_CORPUS } from '../../server/src/rich-text/xss-corpus';
+import { XSS_CORPUS } from '../../server/src/platform/rich-text/xss-corpus';
 import {
   apiSignIn,
   createAccount,

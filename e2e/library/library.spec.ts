@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { makeSamplePdf } from '../../server/src/storage/sample-pdf';
+import { makeSamplePdf } from '../../server/src/platform/storage/sample-pdf';
 import {
   expectNoSeriousA11yViolations,
   roleSession,

@@ -1,10 +1,10 @@
 /**
- * The XSS corpus in the browser (server/src/rich-text/xss-corpus.ts): what the API stores of it,
+ * The XSS corpus in the browser (server/src/platform/rich-text/xss-corpus.ts): what the API stores of it,
  * traps for every way a payload would show it ran, and the check that rendered text holds no live
  * markup. Shared by the classroom's and the wiki's XSS tests.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import { XSS_CORPUS } from '../../server/src/rich-text/xss-corpus';
+import { XSS_CORPUS } from '../../server/src/platform/rich-text/xss-corpus';
 
 export { XSS_CORPUS };
 

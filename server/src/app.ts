@@ -11,51 +11,37 @@ import { AppError } from '@learning-hub/core';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config';
-import type { Db } from './db';
-import type { ChangeTracker } from './db/change-tracker';
-import { DatabaseOutage } from './db/outage';
-import adminAccessRoutes from './features/admin-access/routes';
-import adminRolesRoutes from './features/admin-roles/routes';
-import adminUsersRoutes from './features/admin-users/routes';
-import manageUsersRoutes from './features/admin-users/manage-routes';
-import adminAuthRoutes from './features/admin-auth/routes';
-import providerRoutes from './features/auth/provider-routes';
-import authRoutes from './features/auth/routes';
-import courseRoutes from './features/courses/routes';
-import lessonsRoutes from './features/courses/lessons-routes';
-import participantsRoutes from './features/courses/participants-routes';
-import departmentRoutes from './features/departments/routes';
-import healthRoutes from './features/health/routes';
-import adminSystemRoutes from './features/admin-system/routes';
-import assignmentsRoutes from './features/assignments/routes';
-import filesRoutes from './features/files/routes';
-import uploadsRoutes from './features/uploads/routes';
-import adminJobsRoutes from './features/admin-system/jobs-routes';
-import { createJobService, type JobService } from './jobs';
-import searchRoutes from './features/search/routes';
-import libraryRoutes from './features/library/routes';
-import wikiRoutes from './features/wiki/routes';
-import { AccessService } from './access/access-service';
-import { ensureDevUser } from './auth/dev-user';
-import accessPlugin from './plugins/access';
-import compression from './plugins/compression';
-import lanes from './plugins/lanes';
+import type { Db } from './platform/db';
+import { AREAS } from './modules';
+import { AreaRegistry, type AreaManifest } from './platform/areas';
+import type { ChangeTracker } from './platform/db/change-tracker';
+import { DatabaseOutage } from './platform/db/outage';
+import healthRoutes from './platform/http/health-routes';
+import filesRoutes from './platform/storage/files-routes';
+import uploadsRoutes from './platform/storage/uploads-routes';
+import { createJobService, type JobService } from './platform/jobs';
+import searchRoutes from './platform/search/routes';
+import { AccessService } from './platform/access/access-service';
+import { ensureDevUser } from './platform/auth/dev-user';
+import accessPlugin from './platform/http/access';
+import compression from './platform/http/compression';
+import lanes from './platform/http/lanes';
 import errorsPlugin, {
   clientErrorHandler,
   createFrameworkErrorHandler,
   createHttpsCheck,
   fastifyTrustProxy,
   sendError,
-} from './plugins/errors';
-import { registerOpenApi } from './plugins/openapi';
-import { logEachRequestOnce, loggerOptions } from './plugins/request-log';
-import { lazyChildLoggerFactory } from './plugins/request-logger';
-import securityHeaders from './plugins/security-headers';
-import { serializerCompiler } from './plugins/serializer';
-import { createFileStore } from './storage';
-import { FileService } from './storage/file-service';
-import { loadUrlSigningKey, UrlSigner } from './storage/signed-urls';
-import type { FileStore } from './storage/file-store';
+} from './platform/http/errors';
+import { registerOpenApi } from './platform/http/openapi';
+import { logEachRequestOnce, loggerOptions } from './platform/http/request-log';
+import { lazyChildLoggerFactory } from './platform/http/request-logger';
+import securityHeaders from './platform/http/security-headers';
+import { serializerCompiler } from './platform/http/serializer';
+import { createFileStore } from './platform/storage';
+import { FileService } from './platform/storage/file-service';
+import { loadUrlSigningKey, UrlSigner } from './platform/storage/signed-urls';
+import type { FileStore } from './platform/storage/file-store';
 import {
   createComputeWorkers,
   createContentWorkers,
@@ -82,6 +68,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Overrides the file store the configuration names (tests). */
   fileStore?: FileStore;
+  /** The areas to register (server/src/modules/index.ts when absent; tests may narrow it). */
+  areas?: readonly AreaManifest[];
 }
 
 declare module 'fastify' {
@@ -89,7 +77,7 @@ declare module 'fastify' {
     /** Stored files: areas register their owner types and attach uploads (storage/file-service). */
     files: FileService;
     /**
-     * Background jobs (server/src/jobs, docs/jobs.md): areas register their kinds of job and send
+     * Background jobs (server/src/platform/jobs, docs/jobs.md): areas register their kinds of job and send
      * them. Started when the server listens (tests call `app.jobs.start()`), stopped on close.
      */
     jobs: JobService;
@@ -221,28 +209,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Before the routes: the API description collects them as they are added.
   await registerOpenApi(app, { version: API_VERSION });
   await app.register(healthRoutes, { db });
-  await app.register(authRoutes, { db, now, devMode: config.devMode });
-  await app.register(providerRoutes, {
-    db,
-    now,
-    devMode: config.devMode,
-    publicUrl: config.publicUrl,
-  });
-  await app.register(adminAuthRoutes, {
-    db,
-    now,
-    devMode: config.devMode,
-    publicUrl: config.publicUrl,
-  });
-  await app.register(courseRoutes, { db, now });
-  await app.register(lessonsRoutes, { db, now });
-  await app.register(participantsRoutes, { db, now });
-  await app.register(departmentRoutes, { db, now, changes: options.changes ?? null });
-  await app.register(adminUsersRoutes, { db, now });
-  await app.register(manageUsersRoutes, { db, now });
-  await app.register(adminRolesRoutes, { db, now });
-  await app.register(adminAccessRoutes, { db, now });
-  await app.register(adminSystemRoutes, { db, now, uploadLimits: config.files.limits });
   await app.register(filesRoutes, { files, maxUploadBytes: config.files.maxUploadBytes });
   await app.register(uploadsRoutes, {
     files,
@@ -250,11 +216,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     maxBytes: config.files.maxResumableBytes,
     expiresAfterMs: config.files.limits.unattachedHours * 3_600_000,
   });
-  await app.register(assignmentsRoutes, { db, now, maxUploadBytes: config.files.maxUploadBytes });
-  await app.register(adminJobsRoutes, { jobs });
-  await app.register(searchRoutes, { db, now, limits: config.search });
-  await app.register(libraryRoutes, { db, now });
-  await app.register(wikiRoutes, { db, now });
+  await app.register(searchRoutes, { now, limits: config.search });
+  // Each area registers its routes, file owners and jobs (server/src/modules/index.ts).
+  const areas = options.areas ?? AREAS;
+  app.decorate('areas', new AreaRegistry(areas));
+  const context = { config, db, now, changes: options.changes ?? null };
+  for (const area of areas) await area.register(app, context);
 
   // Orphaned uploads: once at start, then hourly. Safe with several instances (see cleanupOrphans).
   let cleanupTimer: NodeJS.Timeout | undefined;

@@ -186,7 +186,7 @@ export type AppConfig = {
   publicUrl: string;
   /** Sign-in methods and providers to set up at start (see auth/provider-config.ts). */
   authConfig: { file: string | undefined; inline: string | undefined };
-  /** File storage (see server/src/storage). */
+  /** File storage (see server/src/platform/storage). */
   files: {
     store: FileStoreConfig;
     maxUploadBytes: number;
@@ -197,7 +197,7 @@ export type AppConfig = {
     /** Per-person limits on uploads, and how long unattached uploads are kept. */
     limits: UploadLimits;
   };
-  /** Background jobs (server/src/jobs). */
+  /** Background jobs (server/src/platform/jobs). */
   jobs: { pollIntervalMs: number };
   /** Content worker processes (server/src/workers): how many, and each one's memory cap. */
   contentWorkers: { size: number; maxRssBytes: number };

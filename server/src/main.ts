@@ -5,11 +5,9 @@
  */
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { migrateToLatest, openDatabase } from './db';
-import { seedDemoData } from './db/seed';
-import { seedDemoLibrary } from './db/seed-library';
-import { seedDemoWiki } from './db/seed-wiki';
-import { applyAuthConfig, readAuthConfig } from './auth/provider-config';
+import { migrateToLatest, openDatabase } from './platform/db';
+import { seedDemo } from './seed';
+import { applyAuthConfig, readAuthConfig } from './platform/auth/provider-config';
 
 async function main(): Promise<void> {
   let config;
@@ -42,14 +40,9 @@ async function main(): Promise<void> {
     reads: database.reads,
     changes: database.changes,
   });
-  if (config.seedDemo && (await seedDemoData(database.db))) {
-    app.log.info('seeded demo departments and accounts (admin, instructor, student)');
-  }
-  if (config.seedDemo && (await seedDemoLibrary(app, database.db))) {
-    app.log.info('seeded the demo library');
-  }
-  if (config.seedDemo && (await seedDemoWiki(app, database.db))) {
-    app.log.info('seeded the demo wiki');
+  if (config.seedDemo) {
+    const added = await seedDemo(app, database.db);
+    if (added.length > 0) app.log.info({ added }, 'seeded the demo data');
   }
   if (authFile) {
     const created = await applyAuthConfig(database.db, authFile, new Date().toISOString());

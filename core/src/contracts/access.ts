@@ -8,13 +8,26 @@ export const PermissionIdSchema = z
   .string()
   .refine(isPermissionId, { error: (issue) => `Invalid permission: ${String(issue.input)}` });
 
+export const SystemContextSchema = z.object({ type: z.literal('system') });
+export const CourseContextSchema = z.object({ type: z.literal('course'), courseId: Id });
+export const DepartmentContextSchema = z.object({
+  type: z.literal('department'),
+  departmentId: Id,
+});
+export const UserContextSchema = z.object({ type: z.literal('user'), userId: Id });
+export const CustomContextSchema = z.object({
+  type: z.literal('custom'),
+  contextId: Id,
+  contextType: Id,
+});
+
 /** A context of spec §3. */
 export const AccessContextSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('system') }),
-  z.object({ type: z.literal('course'), courseId: Id }),
-  z.object({ type: z.literal('department'), departmentId: Id }),
-  z.object({ type: z.literal('user'), userId: Id }),
-  z.object({ type: z.literal('custom'), contextId: Id, contextType: Id }),
+  SystemContextSchema,
+  CourseContextSchema,
+  DepartmentContextSchema,
+  UserContextSchema,
+  CustomContextSchema,
 ]);
 
 /** A context assignment of spec §3. */

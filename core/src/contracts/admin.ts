@@ -12,8 +12,8 @@ import {
   isSystemRoleId,
 } from '../access';
 import { AccessContextSchema, ContextAssignmentSchema, PermissionIdSchema } from './access';
-import { PublicUserSchema } from './auth';
-import { identityText, personName, storableText } from './common';
+import { PublicProviderSchema, PublicUserSchema } from './auth';
+import { identityText, NamedRefSchema, personName, storableText } from './common';
 
 const ISO = z.iso.datetime({ offset: true });
 
@@ -104,6 +104,8 @@ export const UserListSchema = z.object({
 
 export const SetRoleSchema = z.strictObject({ role: z.string().min(1).max(48) });
 export const GrantPermissionSchema = z.strictObject({ permission: PermissionIdSchema });
+/** A user's direct permissions, after one is granted or taken away. */
+export const DirectPermissionsSchema = z.object({ directPermissions: z.array(z.string()) });
 
 /** Creates or replaces the user's assignment for a context (spec §4). */
 export const AssignmentInputSchema = z
@@ -188,11 +190,17 @@ export const ScopeParamSchema = z
   .default('system');
 
 export const EffectivePermissionsQuerySchema = z.object({ scope: ScopeParamSchema });
+/** A permission held, and each grant it comes from. */
+export const PermissionGrantsSchema = z.object({
+  permission: z.string(),
+  grants: z.array(GrantSchema),
+});
+
 export const EffectivePermissionsSchema = z.object({
   userId: z.string(),
   role: z.string(),
   scope: z.string(),
-  permissions: z.array(z.object({ permission: z.string(), grants: z.array(GrantSchema) })),
+  permissions: z.array(PermissionGrantsSchema),
 });
 
 /** Permission simulator: a permission or a page of the app, for a user, in a context. */
@@ -224,7 +232,7 @@ export const SimulateResponseSchema = z.object({
     route: z.string().nullable(),
   }),
   /** For each permission checked and held, where it comes from. */
-  grants: z.array(z.object({ permission: z.string(), grants: z.array(GrantSchema) })),
+  grants: z.array(PermissionGrantsSchema),
 });
 export type SimulateResponse = z.infer<typeof SimulateResponseSchema>;
 
@@ -360,7 +368,7 @@ export const DepartmentSchema = z.object({
   /** URL name; absent from answers of older servers, where it is the id. */
   slug: z.string().optional(),
   /** Its managers in force (department-manager there). */
-  managers: z.array(z.object({ id: z.string(), name: z.string() })).default([]),
+  managers: z.array(NamedRefSchema).default([]),
   /** When an admin archived it (null: active). Archived departments take no new members. */
   archivedAt: z.string().nullable().default(null),
 });
@@ -463,7 +471,7 @@ export type Ability = z.infer<typeof AbilitySchema>;
 /** Where an account's details come from (GET /api/auth/profile for one's own). */
 export const AccountSourceSchema = z.object({
   /** The sign-in provider of a directory, Moodle or SSO account. */
-  provider: z.object({ id: z.string(), label: z.string() }).nullable(),
+  provider: PublicProviderSchema.nullable(),
   /** Fields the provider writes at every sign-in: shown read-only, refused by the server. */
   providerOwned: z.array(z.enum(ACCOUNT_FIELDS)),
 });

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { CONTEXT_ROLE_IDS, CUSTOM_ROLE_ID_PATTERN } from '../access';
 import { LDAP_DEFAULT_PORT, LDAP_DEFAULT_USER_ATTRIBUTE } from '../constants';
+import { CourseContextSchema, DepartmentContextSchema } from './access';
 import { CredentialsSchema, LoginSuccessSchema, PublicUserSchema } from './auth';
 import { identityCharacters, identityText } from './common';
 
@@ -34,10 +35,7 @@ export const RoleRuleSchema = z.object({
 /** A group → context roles in a course or a department. */
 export const ContextRuleSchema = z.object({
   group: z.string().trim().min(1, 'Name the group').max(500),
-  context: z.discriminatedUnion('type', [
-    z.object({ type: z.literal('department'), departmentId: z.string().min(1).max(200) }),
-    z.object({ type: z.literal('course'), courseId: z.string().min(1).max(200) }),
-  ]),
+  context: z.discriminatedUnion('type', [DepartmentContextSchema, CourseContextSchema]),
   roles: z.array(z.enum(CONTEXT_ROLE_IDS)).min(1, 'Choose at least one role'),
 });
 export type ContextRule = z.infer<typeof ContextRuleSchema>;
@@ -220,9 +218,6 @@ export function ssoErrorMessage(code: string): string {
     ? SSO_ERROR_MESSAGES[code as SsoErrorCode]
     : SSO_ERROR_MESSAGES.failed;
 }
-
-/** What the sign-in page may know of a provider: its id and label. */
-export const PublicProviderSchema = z.object({ id: z.string(), label: z.string() });
 
 /** POST /api/auth/ldap — `ldapConfig` may only name a configured directory. */
 export const LdapLoginSchema = z.strictObject({

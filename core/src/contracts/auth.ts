@@ -26,7 +26,7 @@ export const CredentialsSchema = z.object({
     .pipe(identityCharacters('Username')),
   /**
    * Not trimmed; the server compares its Unicode compatibility form (NFKC), as it hashes new
-   * passwords (server/src/auth/passwords.ts).
+   * passwords (server/src/platform/auth/passwords.ts).
    */
   password: z
     .string({
@@ -189,15 +189,18 @@ export const MeResponseSchema = z.object({
 export type MeResponse = z.infer<typeof MeResponseSchema>;
 
 /** GET /api/auth/config: what the sign-in page offers. */
+/** A sign-in provider as the sign-in page and profiles show it: its id and label. */
+export const PublicProviderSchema = z.object({ id: z.string(), label: z.string() });
+
 export const AuthConfigSchema = z.object({
   methods: z.array(AuthMethodSchema),
   defaultMethod: AuthMethodSchema,
   devMode: z.boolean(),
   /** The configured providers of each enabled method: ids and labels only. */
   providers: z.object({
-    ldap: z.array(z.object({ id: z.string(), label: z.string() })),
-    moodle: z.array(z.object({ id: z.string(), label: z.string() })),
-    sso: z.array(z.object({ id: z.string(), label: z.string() })),
+    ldap: z.array(PublicProviderSchema),
+    moodle: z.array(PublicProviderSchema),
+    sso: z.array(PublicProviderSchema),
   }),
 });
 export type AuthConfig = z.infer<typeof AuthConfigSchema>;

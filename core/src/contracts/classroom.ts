@@ -5,7 +5,7 @@
  *
  * Rich-text fields (`summaryHtml`, `bodyHtml`, `instructionsHtml`, `textHtml`, `feedbackHtml`)
  * carry the editor's HTML as a string. The server sanitises every one of them before storing it
- * (server/src/rich-text) and serves only what it stored; the web app renders what it is served.
+ * (server/src/platform/rich-text) and serves only what it stored; the web app renders what it is served.
  * See docs/classroom.md for the model and the readings of the spec behind it.
  */
 import { z } from 'zod';
@@ -361,6 +361,15 @@ export const FILE_KIND_MIME: Record<string, readonly string[]> = {
 export const FILE_KINDS = ['pdf', 'image', 'video', 'office', 'archive', 'text'] as const;
 export const FileKindSchema = z.enum(FILE_KINDS);
 
+/** A learner's latest attempt at an assignment, as they see it. */
+export const AssignmentAttemptStateSchema = z.object({
+  status: z.enum(['none', 'draft', 'submitted', 'graded']),
+  attemptsUsed: z.number().int().nonnegative(),
+  /** Released grade, else null. */
+  points: z.number().nullable(),
+  late: z.boolean(),
+});
+
 export const AssignmentSchema = z.object({
   id: z.string(),
   courseId: z.string(),
@@ -384,15 +393,7 @@ export const AssignmentSchema = z.object({
   createdAt: IsoDateTime,
   updatedAt: IsoDateTime,
   /** For a learner: their latest attempt's state; null for others. */
-  mine: z
-    .object({
-      status: z.enum(['none', 'draft', 'submitted', 'graded']),
-      attemptsUsed: z.number().int().nonnegative(),
-      /** Released grade, else null. */
-      points: z.number().nullable(),
-      late: z.boolean(),
-    })
-    .nullable(),
+  mine: AssignmentAttemptStateSchema.nullable(),
   /** For graders: submitted attempts not yet graded; null for others. */
   toGrade: z.number().int().nonnegative().nullable(),
   /** For graders: grades given that learners cannot see yet (0 once released); null for others. */

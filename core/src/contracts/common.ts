@@ -10,6 +10,13 @@ export const ErrorBodySchema = z.object({
   details: z.unknown().optional(),
 });
 
+/** Something by its id and the name to show: a person, a category. */
+export const NamedRefSchema = z.object({ id: z.string(), name: z.string() });
+export type NamedRef = z.infer<typeof NamedRefSchema>;
+
+/** The answer of an action that has nothing more to say. */
+export const SuccessSchema = z.object({ success: z.literal(true) });
+
 /** An ISO 8601 instant, always UTC with milliseconds as produced by Date#toISOString. */
 export const IsoDateTime = z.iso.datetime({ offset: true });
 

@@ -1,5 +1,5 @@
 /**
- * Stored files (the shared storage service, server/src/storage): what an upload answers and what
+ * Stored files (the shared storage service, server/src/platform/storage): what an upload answers and what
  * a download is addressed by. The bytes themselves travel as multipart (upload) and as the raw
  * body (download), not as JSON.
  */

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { linkUrlSyntax } from '../link-url';
 import { PageQuerySchema } from './admin';
-import { IsoDateTime, storableText } from './common';
+import { IsoDateTime, NamedRefSchema, storableText } from './common';
 import { SignedUrlQuerySchema } from './files';
 
 // ---------------------------------------------------------------- limits
@@ -131,7 +131,7 @@ export const LibraryItemSummarySchema = z.object({
   kind: LibraryItemKindSchema,
   title: z.string(),
   tags: z.array(z.string()),
-  category: z.object({ id: z.string(), name: z.string() }).nullable(),
+  category: NamedRefSchema.nullable(),
   scope: LibraryScopeSchema,
   /** The department's name or the course's title of a scoped item, for display. */
   scopeLabel: z.string().nullable(),
@@ -144,7 +144,7 @@ export const LibraryItemSummarySchema = z.object({
   textState: LibraryTextStateSchema,
   viewCount: z.number().int().nonnegative(),
   downloadCount: z.number().int().nonnegative(),
-  createdBy: z.object({ id: z.string(), name: z.string() }),
+  createdBy: NamedRefSchema,
   createdAt: IsoDateTime,
   updatedAt: IsoDateTime,
   /** When it went to the trash (null when it is not there). */
@@ -158,7 +158,7 @@ export const LibraryItemSchema = LibraryItemSummarySchema.extend({
   descriptionHtml: z.string(),
   /** Why the text of the current document could not be extracted (`failed`), in words. */
   textError: z.string().nullable(),
-  deletedBy: z.object({ id: z.string(), name: z.string() }).nullable(),
+  deletedBy: NamedRefSchema.nullable(),
   can: LibraryItemAbilitiesSchema,
   /**
    * The current file's download route (`/api/library/items/{itemId}/download`, which counts the
@@ -249,7 +249,7 @@ export const LibraryVersionSchema = z.object({
   id: z.string(),
   version: z.number().int().positive(),
   file: LibraryFileSchema,
-  createdBy: z.object({ id: z.string(), name: z.string() }),
+  createdBy: NamedRefSchema,
   createdAt: IsoDateTime,
   textState: LibraryTextStateSchema,
   textError: z.string().nullable(),

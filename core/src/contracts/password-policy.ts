@@ -194,7 +194,7 @@ export interface PasswordCheckOptions {
 
 /**
  * Why a new password is refused under the rules every client can check, or null. The server
- * checks this and, on top, its list of common passwords (server/src/auth/passwords.ts).
+ * checks this and, on top, its list of common passwords (server/src/platform/auth/passwords.ts).
  */
 export function passwordRuleProblem(
   password: string,

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { PageQuerySchema } from './admin';
-import { IsoDateTime, storableText } from './common';
+import { IsoDateTime, NamedRefSchema, storableText } from './common';
 
 // ---------------------------------------------------------------- limits
 
@@ -83,7 +83,10 @@ export const WIKI_PAGE_STATUSES = ['draft', 'published'] as const;
 export const WikiPageStatusSchema = z.enum(WIKI_PAGE_STATUSES);
 export type WikiPageStatus = z.infer<typeof WikiPageStatusSchema>;
 
-export const WikiPersonSchema = z.object({ id: z.string(), name: z.string() });
+export const WikiPersonSchema = NamedRefSchema;
+
+/** A page as a reference: its id and title. */
+export const WikiPageRefSchema = z.object({ id: z.string(), title: z.string() });
 
 /** A page as lists, trees, search and links show it. */
 export const WikiPageSummarySchema = z.object({
@@ -153,7 +156,7 @@ export const WikiPageSchema = WikiPageSummarySchema.extend({
   html: z.string(),
   headings: z.array(WikiHeadingSchema),
   /** From the space's root to the parent. */
-  ancestors: z.array(z.object({ id: z.string(), title: z.string() })),
+  ancestors: z.array(WikiPageRefSchema),
   /** Its children the viewer may open, in order. */
   children: z.array(z.object({ id: z.string(), title: z.string(), status: WikiPageStatusSchema })),
   /** Pages the viewer may open that link to this one. */
@@ -220,7 +223,7 @@ export const WikiResolveQuerySchema = z.object({
   space: WikiSpaceKeySchema,
   title: z.string().trim().min(1).max(WIKI_TITLE_MAX),
 });
-export const WikiResolveSchema = z.object({ id: z.string(), title: z.string() });
+export const WikiResolveSchema = WikiPageRefSchema;
 
 /** A new page (`POST /api/wiki/pages`, wiki.create in its space). Answers 201 with the page. */
 export const WikiPageCreateSchema = z.strictObject({

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { insertCustomRole, listAccessAudit } from '../access/access-repository';
-import { findUserByUsername } from '../auth/user-repository';
-import { seedDemoData, DEMO_ACCOUNTS } from '../db/seed';
+import { insertCustomRole, listAccessAudit } from '../platform/access/access-repository';
+import { findUserByUsername } from '../platform/auth/user-repository';
+import { seedDemoData, DEMO_ACCOUNTS } from '../seed';
 import {
   bearer,
   createTestApp,

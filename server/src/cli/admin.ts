@@ -22,25 +22,29 @@ import {
   SYSTEM_ROLE_IDS,
 } from '@learning-hub/core';
 import type { z } from 'zod';
-import { recordAccessAudit } from '../access/access-repository';
+import { recordAccessAudit } from '../platform/access/access-repository';
 import {
   createLocalAccount,
   generateOneTimePassword,
   requireKnownRole,
   setAccountActive,
   type AuditActor,
-} from '../auth/account-management';
-import { hashPassword, passwordPolicyProblem, type PasswordOwner } from '../auth/passwords';
-import { revokeUserSessions } from '../auth/session-repository';
+} from '../platform/auth/account-management';
+import {
+  hashPassword,
+  passwordPolicyProblem,
+  type PasswordOwner,
+} from '../platform/auth/passwords';
+import { revokeUserSessions } from '../platform/auth/session-repository';
 import {
   findOrCreateDepartment,
   findUserByUsername,
   listUsers,
   setPasswordHash,
   setRole,
-} from '../auth/user-repository';
+} from '../platform/auth/user-repository';
 import { ConfigError, loadConfig } from '../config';
-import { migrateToLatest, openDatabase, type Db } from '../db';
+import { migrateToLatest, openDatabase, type Db } from '../platform/db';
 
 class UsageError extends Error {}
 

@@ -1,6 +1,6 @@
 /** `npm run db:migrate`: brings the configured database's schema up to date. */
 import { ConfigError, loadConfig } from '../config';
-import { migrateToLatest, openDatabase } from '../db';
+import { migrateToLatest, openDatabase } from '../platform/db';
 
 try {
   const config = loadConfig();

@@ -3,22 +3,23 @@
  * migrated template: a SQLite file, or a PostgreSQL database when TEST_DB=postgres), an app on it
  * with a movable clock, users, and sign-in through the API. See docs/testing.md.
  */
+import type { AreaManifest } from '../platform/areas';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../app';
-import { hashPassword } from '../auth/passwords';
+import { hashPassword } from '../platform/auth/passwords';
 import {
   findOrCreateDepartment,
   createUser,
   type NewUser,
   type UserRecord,
-} from '../auth/user-repository';
+} from '../platform/auth/user-repository';
 import { loadConfig, type AppConfig } from '../config';
-import { openDatabase, type DatabaseHandle } from '../db';
-import { answersOf, isDescribed, type Answer } from '../plugins/openapi';
+import { openDatabase, type DatabaseHandle } from '../platform/db';
+import { answersOf, isDescribed, type Answer } from '../platform/http/openapi';
 import { getUnusedPort } from '../../../scripts/fixtures/ports';
 import { copyTemplate } from './template-database';
 
@@ -137,6 +138,8 @@ export async function createTestApp(
      * while its database is away (needs no database server).
      */
     unreachableDatabase?: boolean;
+    /** The areas to register instead of all of them (server/src/modules/index.ts). */
+    areas?: readonly AreaManifest[];
   } = {},
 ): Promise<TestContext> {
   const database = options.unreachableDatabase
@@ -160,6 +163,7 @@ export async function createTestApp(
     changes: database.changes,
     now: clock.now,
     logger: options.logger ?? false,
+    ...(options.areas ? { areas: options.areas } : {}),
   });
   await options.beforeReady?.(app);
   const undocumented = checkAnswersAgainstDescription(app);

@@ -6,6 +6,6 @@
  * start hashes with OWASP's parameters, and the tests that are about the cost (the timing of
  * unknown accounts) switch back to it. See docs/testing.md.
  */
-import { setPasswordHashCostForTests } from '../auth/passwords';
+import { setPasswordHashCostForTests } from '../platform/auth/passwords';
 
 setPasswordHashCostForTests({ memoryCost: 64, timeCost: 1, parallelism: 1 });

@@ -16,8 +16,8 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { migrateToLatest, openDatabase } from '../db';
-import { installPgBossSchema } from '../jobs/pg-boss-job-service';
+import { migrateToLatest, openDatabase } from '../platform/db';
+import { installPgBossSchema } from '../platform/jobs/pg-boss-job-service';
 
 /** What the global setup hands to the test files (through Vitest's `provide`/`inject`). */
 export type TemplateDatabase =

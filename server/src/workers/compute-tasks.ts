@@ -6,8 +6,8 @@
  * reader's comparison. A task takes one structured-clonable input and resolves with its result;
  * the server calls `app.computeWorkers.run('<area>.<what>', input, { timeoutMs })`.
  */
-import { diffBlocks } from '../wiki/diff';
-import { blocksOf } from '../wiki/render-cache';
+import { diffBlocks } from '../modules/wiki/diff';
+import { blocksOf } from '../modules/wiki/render-cache';
 
 interface Revision {
   pageId: string;

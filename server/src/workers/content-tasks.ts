@@ -5,9 +5,9 @@
  * `<area>.<what>`; the server calls `app.contentWorkers.run('<name>', input, { timeoutMs,
  * signal })`.
  */
-import { readPdfFile } from '../storage/pdf-document';
-import { renderPdfThumbnail } from '../storage/pdf-thumbnail';
-import { pdfTextOf } from '../storage/text-extraction';
+import { readPdfFile } from '../platform/storage/pdf-document';
+import { renderPdfThumbnail } from '../platform/storage/pdf-thumbnail';
+import { pdfTextOf } from '../platform/storage/text-extraction';
 
 export const contentTasks = {
   /** The text of the PDF at `path` (its first MAX_PDF_PAGES pages, at most MAX_TEXT_BYTES). */

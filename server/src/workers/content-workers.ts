@@ -5,7 +5,7 @@
  * bundled on first use when the server runs from source (tests, `npm run dev`; source-entry.ts).
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { FileStore } from '../storage/file-store';
+import type { FileStore } from '../platform/storage/file-store';
 import type { computeTasks } from './compute-tasks';
 import type { contentTasks } from './content-tasks';
 import { ProcessPool } from './process-pool';

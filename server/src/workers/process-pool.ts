@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import { formatBytes } from '../storage/file-store';
+import { formatBytes } from '../platform/storage/file-store';
 
 /** A task table: task names and their functions (run in the child). */
 export type TaskTable = Record<string, (input: never) => Promise<unknown>>;

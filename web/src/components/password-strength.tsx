@@ -1,6 +1,6 @@
 /**
  * A password strength meter (zxcvbn-ts). It only advises: the server decides which passwords are
- * accepted (server/src/auth/passwords.ts), and the form checks the same rules before sending
+ * accepted (server/src/platform/auth/passwords.ts), and the form checks the same rules before sending
  * (core's `passwordRuleProblem`), whose refusal the meter shows in place of an estimate.
  *
  * The estimate runs in a worker that loads zxcvbn-ts and its dictionaries on first use, so they

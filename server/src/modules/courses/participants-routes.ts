@@ -1,0 +1,326 @@
+/**
+ * Enrolment and participants (docs/classroom.md, "Enrolment"): enrolling and unenrolling
+ * oneself, the participants list with learners' progress, finding people to add, and setting or
+ * removing a person's course roles under the grant rules. The rules are in
+ * server/src/modules/courses/enrolment-service.ts.
+ */
+import {
+  AppError,
+  EnrolmentSchema,
+  isAssignmentInForce,
+  ParticipantListSchema,
+  ParticipantSchema,
+  ParticipantSetSchema,
+  SelfEnrolSchema,
+  type AccessSubject,
+} from '@learning-hub/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { RouteResponses } from '../../platform/http/openapi';
+import { z } from 'zod';
+import { listContextMembers } from '../../platform/access/access-repository';
+import {
+  enrolmentKeyThrottleKeys,
+  releaseAttempt,
+  reserveAttempt,
+} from '../../platform/auth/throttle';
+import { findUserById } from '../../platform/auth/user-repository';
+import { courseContext } from './course-access';
+import { findCourseRecord } from './course-repository';
+import {
+  ENROL_REFUSAL,
+  enrolSelf,
+  removeParticipant,
+  setParticipant,
+  unenrolSelf,
+} from './enrolment-service';
+import { listCandidates } from './overview-repository';
+import { countCompletedByUser, toProgress } from './progress-repository';
+import { countLessons } from './structure-repository';
+import {
+  actorOf,
+  CourseParams,
+  currentUser,
+  ParticipantParams,
+  visibleCourse,
+  type CourseRouteOptions,
+} from './shared';
+
+const inCourse = (
+  permission:
+    'course.enroll' | 'course.unenroll' | 'course.view_participants' | 'course.manage_participants',
+  responses: RouteResponses = {},
+) => ({
+  access: { permissions: [permission], scope: { type: 'course' as const, param: 'courseId' } },
+  responses,
+});
+
+const ARCHIVED = 'This course is archived; restore it to make changes.';
+/** Changing a person's course roles (API description): the grant rules say why not. */
+const PARTICIPANT_REFUSALS = {
+  403: ['The grant rules refuse the change (the message gives the rule).'],
+  404: ['User not found', 'This person is not a participant of this course.'],
+  409: [ARCHIVED, 'This account is deactivated.'],
+};
+
+const CandidateQuerySchema = z.object({ search: z.string().trim().max(100).optional() });
+const CandidateListSchema = z.object({
+  users: z.array(
+    z.object({ id: z.string(), username: z.string(), firstname: z.string(), lastname: z.string() }),
+  ),
+});
+const CANDIDATES_MAX = 20;
+
+const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db, now }) => {
+  /** The caller's permissions as loaded for this request (the grant rules judge them). */
+  function actorSubject(user: ReturnType<typeof currentUser>): AccessSubject {
+    return (
+      app.access.engine.subjectOf(user.id) ?? {
+        id: user.id,
+        role: user.role,
+        isSuperAdmin: user.isSuperAdmin,
+      }
+    );
+  }
+
+  /** One participant with their progress (learners), as the list shows them. */
+  async function participantsOf(courseId: string, at: number, only?: string) {
+    const members = (await listContextMembers(db, courseContext(courseId))).filter(
+      (m) => isAssignmentInForce(m.assignment, at) && (only === undefined || m.id === only),
+    );
+    const learners = members
+      .filter((m) => m.assignment.roles.includes('course-student'))
+      .map((m) => m.id);
+    const [total, completed] = await Promise.all([
+      countLessons(db, courseId),
+      countCompletedByUser(db, courseId, learners),
+    ]);
+    return members.map((m) => ({
+      id: m.id,
+      username: m.username,
+      firstname: m.firstname,
+      lastname: m.lastname,
+      roles: [...m.assignment.roles],
+      expiresAt: m.assignment.expiresAt,
+      progress: m.assignment.roles.includes('course-student')
+        ? toProgress(completed.get(m.id) ?? 0, total)
+        : null,
+    }));
+  }
+
+  app.post(
+    '/api/courses/:courseId/enrolment',
+    {
+      config: inCourse('course.enroll', {
+        403: [ENROL_REFUSAL.blocked, ENROL_REFUSAL.manual, ENROL_REFUSAL.wrongKey],
+        409: [
+          ENROL_REFUSAL.teaching,
+          ENROL_REFUSAL.notOpen,
+          ENROL_REFUSAL.notStarted,
+          ENROL_REFUSAL.closed,
+          ENROL_REFUSAL.full,
+        ],
+        429: ['Too many wrong enrolment keys. Try again in <n> seconds. (`RATE_LIMITED`)'],
+      }),
+      schema: {
+        operationId: 'createEnrolment',
+        tags: ['courses'],
+        summary: 'Enrol oneself (open courses, or key courses with the key)',
+        description:
+          'A key is compared without regard to case or surrounding spaces. Wrong keys are ' +
+          'throttled per learner and course and per address: 429 RATE_LIMITED says how many ' +
+          'seconds to wait. A learner the course’s staff removed or ended is refused (403) ' +
+          'until the staff enrol them again.',
+        params: CourseParams,
+        body: SelfEnrolSchema,
+        response: { 200: EnrolmentSchema },
+      },
+    },
+    async (request, reply) => {
+      // Not visibleCourse: a draft or archived course answers "not open for enrolment".
+      const user = currentUser(request);
+      const { courseId } = request.params;
+      // A key is counted before it is checked, atomically, as a sign-in is (auth/throttle.ts): a
+      // guesser is slowed down however many requests they send at once.
+      const attempt =
+        request.body.key === undefined
+          ? null
+          : enrolmentKeyThrottleKeys(user.id, courseId, request.ip);
+      if (attempt) {
+        const reservation = await reserveAttempt(db, attempt, now());
+        if (!reservation.granted) {
+          const { wait } = reservation;
+          reply.header('retry-after', String(wait));
+          throw new AppError(
+            'RATE_LIMITED',
+            `Too many wrong enrolment keys. Try again in ${wait} second${wait === 1 ? '' : 's'}.`,
+          );
+        }
+      }
+      try {
+        const enrolment = await enrolSelf(db, {
+          courseId,
+          user,
+          permission: null,
+          key: request.body.key,
+          actor: actorOf(request),
+          now: now(),
+        });
+        if (attempt) await releaseAttempt(db, attempt, 'success', now());
+        return enrolment;
+      } catch (error) {
+        // Only a wrong key counts; any other refusal (full, closed) gives the attempt back.
+        const wrongKey = error instanceof AppError && error.message === ENROL_REFUSAL.wrongKey;
+        if (attempt && !wrongKey) await releaseAttempt(db, attempt, 'void', now());
+        throw error;
+      }
+    },
+  );
+
+  app.delete(
+    '/api/courses/:courseId/enrolment',
+    {
+      config: inCourse('course.unenroll', { 204: 'Unenrolled.' }),
+      schema: {
+        operationId: 'deleteEnrolment',
+        tags: ['courses'],
+        summary: 'Unenrol oneself (the other course roles stay)',
+        params: CourseParams,
+      },
+    },
+    async (request, reply) => {
+      const course = await findCourseRecord(db, request.params.courseId);
+      if (!course) throw new AppError('NOT_FOUND', 'Course not found');
+      const user = currentUser(request);
+      await unenrolSelf(db, { courseId: course.id, user, actor: actorOf(request), now: now() });
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/api/courses/:courseId/participants',
+    {
+      config: inCourse('course.view_participants'),
+      schema: {
+        operationId: 'listCourseParticipants',
+        tags: ['courses'],
+        summary: 'The course’s participants, with learners’ progress',
+        params: CourseParams,
+        response: { 200: ParticipantListSchema },
+      },
+    },
+    async (request) => {
+      const at = now();
+      const { course } = await visibleCourse(app, db, request, request.params.courseId, at);
+      return { members: await participantsOf(course.id, at) };
+    },
+  );
+
+  app.get(
+    '/api/courses/:courseId/candidates',
+    {
+      config: inCourse('course.manage_participants'),
+      schema: {
+        operationId: 'listCourseCandidates',
+        tags: ['courses'],
+        summary: 'Active people who are not participants yet, to add (at most 20)',
+        params: CourseParams,
+        querystring: CandidateQuerySchema,
+        response: { 200: CandidateListSchema },
+      },
+    },
+    async (request) => {
+      const at = now();
+      const { course } = await visibleCourse(app, db, request, request.params.courseId, at);
+      const users = await listCandidates(
+        db,
+        course.id,
+        request.query.search || undefined,
+        new Date(at).toISOString(),
+        CANDIDATES_MAX,
+      );
+      return { users };
+    },
+  );
+
+  app.put(
+    '/api/courses/:courseId/participants/:userId',
+    {
+      config: inCourse('course.manage_participants', {
+        ...PARTICIPANT_REFUSALS,
+        400: ['The end must be in the future.'],
+      }),
+      schema: {
+        operationId: 'updateCourseParticipant',
+        tags: ['courses'],
+        summary: 'Set a person’s course roles and when they end',
+        params: ParticipantParams,
+        body: ParticipantSetSchema,
+        response: { 200: ParticipantSchema },
+      },
+    },
+    async (request) => {
+      const at = now();
+      const { course, user } = await visibleCourse(app, db, request, request.params.courseId, at);
+      if (course.state === 'archived') {
+        throw new AppError('CONFLICT', ARCHIVED);
+      }
+      const target = await findUserById(db, request.params.userId);
+      if (!target) throw new AppError('NOT_FOUND', 'User not found');
+      const endsAt = request.body.endsAt ? new Date(request.body.endsAt).toISOString() : null;
+      if (endsAt !== null && Date.parse(endsAt) <= at) {
+        throw new AppError('VALIDATION_ERROR', 'The end must be in the future.');
+      }
+      await setParticipant(db, {
+        courseId: course.id,
+        actor: actorOf(request),
+        actorSubject: actorSubject(user),
+        target,
+        roles: request.body.roles,
+        endsAt,
+        registry: await app.access.refreshRoles(),
+        now: at,
+      });
+      const [participant] = await participantsOf(course.id, at, target.id);
+      if (!participant) throw new AppError('NOT_FOUND', 'User not found');
+      return participant;
+    },
+  );
+
+  app.delete(
+    '/api/courses/:courseId/participants/:userId',
+    {
+      config: inCourse('course.manage_participants', {
+        ...PARTICIPANT_REFUSALS,
+        204: 'Removed from the course.',
+      }),
+      schema: {
+        operationId: 'deleteCourseParticipant',
+        tags: ['courses'],
+        summary: 'Remove a person from the course',
+        params: ParticipantParams,
+      },
+    },
+    async (request, reply) => {
+      const at = now();
+      const { course, user } = await visibleCourse(app, db, request, request.params.courseId, at);
+      if (course.state === 'archived') {
+        throw new AppError('CONFLICT', ARCHIVED);
+      }
+      const target = await findUserById(db, request.params.userId);
+      if (!target) throw new AppError('NOT_FOUND', 'User not found');
+      const removed = await removeParticipant(db, {
+        courseId: course.id,
+        actor: actorOf(request),
+        actorSubject: actorSubject(user),
+        target,
+        registry: await app.access.refreshRoles(),
+        now: at,
+      });
+      if (!removed)
+        throw new AppError('NOT_FOUND', 'This person is not a participant of this course.');
+      return reply.code(204).send();
+    },
+  );
+};
+
+export default participantsRoutes;
