@@ -8,7 +8,7 @@ import type { LearningOverview } from '@learning-hub/core';
 import { Anchor, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconArrowRight, IconCheck } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { coursePath, lessonPath } from '../lib/classroom/course-format';
+import { href } from '../lib/links';
 
 export interface ContinueCardProps {
   overview: Pick<LearningOverview, 'continueLesson' | 'courseComplete'>;
@@ -36,7 +36,7 @@ export function ContinueCard({ overview, id }: ContinueCardProps) {
           </Stack>
           <Button
             component={Link}
-            to={lessonPath(next.courseId, next.lessonId)}
+            to={href('lesson', { courseId: next.courseId, lessonId: next.lessonId })}
             rightSection={<IconArrowRight size={16} aria-hidden="true" />}
             aria-label={`${starting ? 'Start' : 'Continue'} ${next.lessonTitle}`}
           >
@@ -59,7 +59,7 @@ export function ContinueCard({ overview, id }: ContinueCardProps) {
             </Title>
             <Text size="sm">Every lesson of the course is done.</Text>
             <Group gap="md" wrap="wrap">
-              <Anchor component={Link} to={coursePath(done.courseId)} size="sm">
+              <Anchor component={Link} to={href('course', { courseId: done.courseId })} size="sm">
                 Open the course
               </Anchor>
               <Anchor component={Link} to="/classroom" size="sm">

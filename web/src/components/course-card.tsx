@@ -19,9 +19,9 @@ import { Link } from 'react-router';
 import {
   COURSE_STATE_COLORS,
   COURSE_STATE_LABELS,
-  coursePath,
   progressText,
-} from '../lib/classroom/course-format';
+} from '../features/classroom/course-format';
+import { href } from '../lib/links';
 
 export interface CourseCardProps {
   course: CourseCardData;
@@ -64,7 +64,7 @@ export function CourseCard({ course, headingOrder = 3, compact = false }: Course
           )}
         </Group>
         <Title order={headingOrder} size="h4">
-          <Anchor component={Link} to={coursePath(course.id)} inherit>
+          <Anchor component={Link} to={href('course', { courseId: course.id })} inherit>
             {course.title}
           </Anchor>
         </Title>

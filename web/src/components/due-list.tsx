@@ -2,8 +2,9 @@
 import type { LearningOverview } from '@learning-hub/core';
 import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { assignmentPath } from '../lib/classroom/course-format';
+
 import { formatDateTime } from '../lib/format';
+import { href } from '../lib/links';
 
 type DueItem = LearningOverview['dueSoon'][number];
 
@@ -21,7 +22,13 @@ export function DueList({ items, empty }: { items: readonly DueItem[]; empty: st
         <li key={item.assignmentId}>
           <Group justify="space-between" wrap="wrap" gap={4} align="flex-start">
             <Stack gap={0} style={{ minWidth: 0 }}>
-              <Anchor component={Link} to={assignmentPath(item.courseId, item.assignmentId)}>
+              <Anchor
+                component={Link}
+                to={href('assignment', {
+                  courseId: item.courseId,
+                  assignmentId: item.assignmentId,
+                })}
+              >
                 {item.assignmentTitle}
               </Anchor>
               <Text size="xs" c="dimmed">

@@ -1,8 +1,19 @@
 /** Small display helpers shared by the layout and pages. */
 import type { PublicUser } from '@learning-hub/core';
 
+/** First and last name, '' when there is neither (a label that names both uses it). */
 export function fullName(user: Pick<PublicUser, 'firstname' | 'lastname'>): string {
   return [user.firstname, user.lastname].filter((part) => part.trim() !== '').join(' ');
+}
+
+/** The one way a person is named on screen: their name, or their username when they have none. */
+export function displayName(user: Pick<PublicUser, 'firstname' | 'lastname' | 'username'>): string {
+  return fullName(user) || user.username;
+}
+
+/** `1 member`, `12 members`. */
+export function countText(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** First-name and last-name initials (spec §2), upper case. */

@@ -4,7 +4,7 @@ import { IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { useAuth } from '../../lib/auth/auth-context';
 import { browserNavigation } from '../../lib/browser';
-import { fullName, initials } from '../../lib/format';
+import { displayName, initials } from '../../lib/format';
 
 /** Shown for a user with no department (spec §2). */
 export const NO_DEPARTMENT_LABEL = 'Student';
@@ -13,7 +13,7 @@ export const NO_DEPARTMENT_LABEL = 'Student';
 export function AvatarMenu({ user }: { user: PublicUser }) {
   const auth = useAuth();
   const navigate = useNavigate();
-  const name = fullName(user) || user.username;
+  const name = displayName(user);
 
   const logout = async () => {
     // The server call first; /learning/logout then clears this browser's session either way.

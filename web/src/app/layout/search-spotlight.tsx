@@ -19,7 +19,7 @@ import {
   searchErrorText,
   searchPagePath,
   useSearch,
-} from '../../lib/search/search-api';
+} from '../../features/search/api/search-api';
 
 const [store, spotlight] = createSpotlight();
 

@@ -1,6 +1,7 @@
 /**
  * Addresses of department pages. A department's page carries its URL name (`slug`, which a rename
- * changes; former names redirect), not its id: every link goes through `departmentPath`. The
+ * changes; former names redirect), not its id: a link is `href('department', { deptName: slug ?? id })`
+ * (lib/links.ts). The
  * route guard turns the name back into the id before it checks department.view there
  * (lib/route-params.tsx, app/route-params.ts).
  */
@@ -21,11 +22,6 @@ const LookupSchema: z.ZodType<z.infer<typeof DepartmentLookupSchema>> = z.object
 
 /** The route of one department's page (core's ROUTES). */
 export const DEPARTMENT_ROUTE = '/departments/:deptName';
-
-/** The page of a department: its slug, or its id from a server that sends none. */
-export function departmentPath(department: { id: string; slug?: string | undefined }): string {
-  return `/departments/${encodeURIComponent(department.slug ?? department.id)}`;
-}
 
 /**
  * GET /api/departments/lookup/{name}: the department a current or former URL name names (null

@@ -28,13 +28,11 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowLeft, IconCircleCheck, IconCircleX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { generatePath, Link } from 'react-router';
-import { fullName } from '../../../lib/format';
-import {
-  useCourseSearch,
-  useDepartmentList,
-  useSimulate,
-  useUserSearch,
-} from '../api/simulator-api';
+import { displayName } from '../../../lib/format';
+import { useUserList } from '../../admin/api/users-api';
+import { useCourseChoices } from '../../classroom/api/courses-api';
+import { useDepartmentChoices } from '../../departments/api/departments-api';
+import { PICKER_SIZE, useSimulate } from '../api/simulator-api';
 import { GrantChains } from './grant-list';
 import { SearchSelect } from './search-select';
 
@@ -190,9 +188,9 @@ export function PermissionSimulatorPage() {
   const simulate = useSimulate();
   const [userQuery, setUserQuery] = useState('');
   const [courseQuery, setCourseQuery] = useState('');
-  const users = useUserSearch(userQuery);
-  const courses = useCourseSearch(courseQuery);
-  const departments = useDepartmentList();
+  const users = useUserList({ search: userQuery, page: 1, pageSize: PICKER_SIZE });
+  const courses = useCourseChoices(courseQuery);
+  const departments = useDepartmentChoices();
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<SimulateResponse | null>(null);
 
@@ -284,7 +282,7 @@ export function PermissionSimulatorPage() {
               error={form.errors.userId}
               options={(users.data?.users ?? []).map((u) => ({
                 value: u.id,
-                label: `${fullName(u) || u.username} (${u.username})`,
+                label: `${displayName(u)} (${u.username})`,
               }))}
               loading={users.isFetching}
               onQueryChange={setUserQuery}

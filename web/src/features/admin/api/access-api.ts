@@ -2,7 +2,8 @@
 import { AccessAuditSchema, CheckAuditSchema, type ACCESS_AUDIT_ACTIONS } from '@learning-hub/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { adminKeys, queryString } from './keys';
+import { queryString } from '../../../lib/query-string';
+import { adminKeys } from './keys';
 
 export type AccessAuditAction = (typeof ACCESS_AUDIT_ACTIONS)[number];
 

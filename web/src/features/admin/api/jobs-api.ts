@@ -2,7 +2,8 @@
 import { JobListSchema, type JobState } from '@learning-hub/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { adminKeys, queryString } from './keys';
+import { queryString } from '../../../lib/query-string';
+import { adminKeys } from './keys';
 
 export const JOBS_PAGE_SIZE = 20;
 

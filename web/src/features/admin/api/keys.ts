@@ -21,7 +21,6 @@ export const adminKeys = {
   audits: [...ADMIN, 'audit'] as const,
   audit: (params: object) => [...ADMIN, 'audit', params] as const,
   courses: (search: string) => [...ADMIN, 'courses', search] as const,
-  departments: [...ADMIN, 'departments'] as const,
   authSettings: [...ADMIN, 'auth-settings'] as const,
   ssoTest: (testId: string) => [...ADMIN, 'sso-test', testId] as const,
   system: [...ADMIN, 'system'] as const,
@@ -30,14 +29,3 @@ export const adminKeys = {
   jobs: [...ADMIN, 'jobs'] as const,
   jobList: (params: object) => [...ADMIN, 'jobs', params] as const,
 };
-
-/** `?a=1&b=x` from the defined, non-empty values (or '' when there are none). */
-export function queryString(params: Readonly<Record<string, string | number | null | undefined>>) {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
-    if (value === undefined || value === null || value === '') continue;
-    search.set(key, String(value));
-  }
-  const text = search.toString();
-  return text ? `?${text}` : '';
-}

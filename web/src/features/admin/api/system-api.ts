@@ -11,7 +11,8 @@ import {
 } from '@learning-hub/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { adminKeys, queryString } from './keys';
+import { queryString } from '../../../lib/query-string';
+import { adminKeys } from './keys';
 
 export function useSystemInfo() {
   return useQuery({

@@ -17,7 +17,8 @@ import {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '../../../lib/api-client';
-import { adminKeys, queryString } from './keys';
+import { queryString } from '../../../lib/query-string';
+import { adminKeys } from './keys';
 import { useAfterAccessChange } from './use-after-access-change';
 
 export interface UserListParams {

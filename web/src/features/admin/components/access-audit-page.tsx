@@ -1,6 +1,5 @@
 import { ACCESS_AUDIT_ACTIONS } from '@learning-hub/core';
 import {
-  Alert,
   Group,
   Loader,
   Paper,
@@ -14,12 +13,13 @@ import {
 import { useAccessAudit, type AccessAuditAction } from '../api/access-api';
 import { AUDIT_ACTION_LABELS } from '../utils/audit';
 import { dayBoundary } from '../utils/dates';
-import { errorMessage } from '../utils/notify';
+
 import { rangeText } from '../utils/range';
 import { AuditTable } from './audit-table';
 import { Pager } from '../../../components/pager';
 import { UserSearchSelect } from './user-search-select';
 import { useFilterParams } from '../../../lib/use-filter-params';
+import { QueryState } from '../../../components/query-state';
 
 const isAction = (value: string | null): value is AccessAuditAction =>
   (ACCESS_AUDIT_ACTIONS as readonly string[]).includes(value ?? '');
@@ -88,8 +88,7 @@ export function AccessAuditPage() {
             onChange={(event) => filters.set({ to: event.currentTarget.value || null })}
           />
         </SimpleGrid>
-        {audit.isPending && <Loader size="sm" aria-label="Loading access changes" />}
-        {audit.isError && <Alert color="red">{errorMessage(audit.error)}</Alert>}
+        <QueryState query={audit} label="Loading access changes" />
         {data && (
           <>
             <Group justify="space-between">

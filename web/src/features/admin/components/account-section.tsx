@@ -11,7 +11,6 @@ import {
   Badge,
   Button,
   Group,
-  Loader,
   Paper,
   Select,
   SimpleGrid,
@@ -22,11 +21,13 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import { fullName } from '../../../lib/format';
-import { useDepartments } from '../api/directory-api';
+import { displayName } from '../../../lib/format';
+import { useDepartmentChoices } from '../../departments/api/departments-api';
 import { useSetUserActive, useUpdateUser, useUserAccount } from '../api/users-api';
 import { errorMessage, notifySuccess } from '../utils/notify';
 import { ConfirmModal } from '../../../components/confirm-modal';
+import { fieldErrors, showServerErrors } from '../../../lib/form-errors';
+import { QueryState } from '../../../components/query-state';
 
 interface DetailValues {
   firstname: string;
@@ -70,12 +71,13 @@ export function accountChanges(
 /** The Account tab of a user: names, email, department (provider-owned ones read-only) and status. */
 export function AccountSection({ user }: { user: AdminUser }) {
   const account = useUserAccount(user.id);
-  if (account.isPending) return <Loader size="sm" aria-label="Loading the account" />;
-  if (account.isError) {
+  if (account.isPending || account.isError) {
     return (
-      <Alert color="red" title="Could not load the account">
-        {errorMessage(account.error)}
-      </Alert>
+      <QueryState
+        query={account}
+        label="Loading the account"
+        errorTitle="Could not load the account"
+      />
     );
   }
   return (
@@ -88,7 +90,7 @@ export function AccountSection({ user }: { user: AdminUser }) {
 
 function DetailsForm({ user, account }: { user: AdminUser; account: UserAccount }) {
   const update = useUpdateUser(user.id);
-  const departments = useDepartments();
+  const departments = useDepartmentChoices();
   const [serverError, setServerError] = useState<string | null>(null);
   const owned = account.providerOwned;
   const isOwned = (field: AccountField) => owned.includes(field);
@@ -101,13 +103,7 @@ function DetailsForm({ user, account }: { user: AdminUser; account: UserAccount 
       const changes = accountChanges(user, values, owned);
       if (Object.keys(changes).length === 0) return {};
       const parsed = UserUpdateSchema.safeParse(changes);
-      if (parsed.success) return {};
-      const errors: Record<string, string> = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0];
-        if (typeof field === 'string' && !errors[field]) errors[field] = issue.message;
-      }
-      return errors;
+      return parsed.success ? {} : fieldErrors(parsed.error);
     },
   });
 
@@ -117,9 +113,9 @@ function DetailsForm({ user, account }: { user: AdminUser; account: UserAccount 
     setServerError(null);
     try {
       const saved = await update.mutateAsync(parsed.data);
-      notifySuccess('Details saved', `${fullName(saved) || saved.username} was updated.`);
+      notifySuccess('Details saved', `${displayName(saved)} was updated.`);
     } catch (error) {
-      setServerError(errorMessage(error));
+      if (!showServerErrors(form, error)) setServerError(errorMessage(error));
     }
   };
 
@@ -216,7 +212,7 @@ function StatusSection({ user, account }: { user: AdminUser; account: UserAccoun
   const setActive = useSetUserActive(user.id);
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const name = fullName(user) || user.username;
+  const name = displayName(user);
   const active = user.isActive;
   const ability = active ? account.abilities.deactivate : account.abilities.reactivate;
 

@@ -27,7 +27,7 @@ import {
 import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
-import { useDepartments } from '../api/directory-api';
+import { useDepartmentChoices } from '../../departments/api/departments-api';
 import { useSaveAssignment } from '../api/users-api';
 import { fromLocalInput, toLocalInput } from '../utils/dates';
 import { errorMessage, notifySuccess } from '../utils/notify';
@@ -142,7 +142,7 @@ function AssignmentForm({
   rules,
 }: AssignmentFormModalProps) {
   const save = useSaveAssignment(userId);
-  const departments = useDepartments();
+  const departments = useDepartmentChoices();
   const [serverError, setServerError] = useState<string | null>(null);
   const narrow = useMediaQuery('(max-width: 30em)');
   const editing = initial !== null;

@@ -1,10 +1,8 @@
 import type { AdminUser, AssignmentView } from '@learning-hub/core';
 import {
-  Alert,
   Badge,
   Button,
   Group,
-  Loader,
   Paper,
   Stack,
   Table,
@@ -14,13 +12,14 @@ import {
 } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import { formatDateTime, fullName } from '../../../lib/format';
+import { formatDateTime, displayName } from '../../../lib/format';
 import { useAssignments, useRemoveAssignment } from '../api/users-api';
-import { errorMessage, notifyError, notifySuccess } from '../utils/notify';
+import { notifyError, notifySuccess } from '../utils/notify';
 import { contextRoleName } from '../utils/roles';
 import { AssignmentFormModal } from './assignment-form-modal';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { useGrantRules } from './use-grant-rules';
+import { QueryState } from '../../../components/query-state';
 
 type Editing = { kind: 'new' } | { kind: 'edit'; assignment: AssignmentView } | null;
 
@@ -56,7 +55,7 @@ export function AssignmentsSection({ user }: { user: AdminUser }) {
   const remove = useRemoveAssignment(user.id);
   const [editing, setEditing] = useState<Editing>(null);
   const [removing, setRemoving] = useState<AssignmentView | null>(null);
-  const name = fullName(user) || user.username;
+  const name = displayName(user);
 
   const confirmRemove = async () => {
     if (!removing) return;
@@ -94,8 +93,7 @@ export function AssignmentsSection({ user }: { user: AdminUser }) {
           assignment for the same context replaces the old one.
         </Text>
         {locked && <Text size="sm">{`You cannot change these assignments: ${locked}.`}</Text>}
-        {assignments.isPending && <Loader size="sm" aria-label="Loading assignments" />}
-        {assignments.isError && <Alert color="red">{errorMessage(assignments.error)}</Alert>}
+        <QueryState query={assignments} label="Loading assignments" />
         {assignments.data && assignments.data.length === 0 && (
           <Text size="sm">No context assignments.</Text>
         )}

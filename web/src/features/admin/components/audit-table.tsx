@@ -3,6 +3,7 @@ import { Anchor, Badge, Stack, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../../lib/format';
 import { AUDIT_ACTION_LABELS, auditDetailLines } from '../utils/audit';
+import { href } from '../../../lib/links';
 
 const ACTION_COLORS: Record<string, string> = {
   role: 'brand',
@@ -53,7 +54,7 @@ export function AuditTable({
                   {e.targetUserId ? (
                     <Anchor
                       component={Link}
-                      to={`/admin/users/${encodeURIComponent(e.targetUserId)}`}
+                      to={href('adminUser', { userId: e.targetUserId })}
                       size="sm"
                     >
                       {e.targetUsername ?? e.targetUserId}

@@ -36,9 +36,10 @@ import {
 } from '../api/auth-settings-api';
 import { adminKeys } from '../api/keys';
 import { useRoles } from '../api/roles-api';
-import { errorMessage } from '../utils/notify';
+
 import { PROVIDER_METHOD_LABELS } from '../utils/provider-form';
 import { OutcomeBadge, TestSteps } from './test-steps';
+import { QueryState, ErrorAlert } from '../../../components/query-state';
 
 /** How the browser leaves for the identity provider (replaced in component tests). */
 export const browserNavigation = {
@@ -85,12 +86,7 @@ export function AuthTestPage() {
         Runs a sign-in against one provider exactly as the sign-in page would, without creating a
         session or changing any account, and shows every step with its timing.
       </Text>
-      {settings.isPending && <Loader size="sm" aria-label="Loading providers" />}
-      {settings.isError && (
-        <Alert color="red" role="alert">
-          {errorMessage(settings.error)}
-        </Alert>
-      )}
+      <QueryState query={settings} label="Loading providers" />
       {settings.data && providers.length === 0 && (
         <Alert color="blue" title="No providers yet">
           Add a directory, Moodle site or identity provider under{' '}
@@ -174,11 +170,7 @@ function CredentialTest({ provider }: { provider: ProviderView }) {
           </Group>
         </Stack>
       </form>
-      {test.isError && (
-        <Alert color="red" role="alert" title="The test could not run">
-          {errorMessage(test.error)}
-        </Alert>
-      )}
+      {test.isError && <ErrorAlert error={test.error} title="The test could not run" />}
       {test.data && <TestResult result={test.data} />}
     </Stack>
   );
@@ -206,11 +198,7 @@ function SsoTestStart({ provider }: { provider: ProviderView }) {
           {`Sign in at ${provider.label}`}
         </Button>
       </Group>
-      {start.isError && (
-        <Alert color="red" role="alert" title="The test could not start">
-          {errorMessage(start.error)}
-        </Alert>
-      )}
+      {start.isError && <ErrorAlert error={start.error} title="The test could not start" />}
     </Stack>
   );
 }
@@ -250,11 +238,7 @@ function SsoTestResult({
             {`The identity provider has not answered after ${SSO_TEST_MAX_POLLS} tries.`}
           </Alert>
         )}
-        {result.isError && (
-          <Alert color="red" role="alert" title="No result">
-            {errorMessage(result.error)}
-          </Alert>
-        )}
+        {result.isError && <ErrorAlert error={result.error} title="No result" />}
         {result.data && !isPending(result.data) && <TestResult result={result.data} />}
         <Group>
           <Button

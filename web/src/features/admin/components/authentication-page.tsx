@@ -5,7 +5,6 @@ import {
   Badge,
   Button,
   Group,
-  Loader,
   Menu,
   Paper,
   Stack,
@@ -30,6 +29,7 @@ import { PROVIDER_METHOD_LABELS } from '../utils/provider-form';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { ConnectionTestModal } from './connection-test-modal';
 import { ProviderFormModal } from './provider-form-modal';
+import { QueryState } from '../../../components/query-state';
 
 const METHOD_ROWS: readonly { method: SwitchableMethod; label: string; description: string }[] = [
   {
@@ -291,8 +291,9 @@ function ProvidersSection({ settings }: { settings: AuthSettings }) {
 /** /admin/authentication: sign-in methods on and off, and the sign-in providers. */
 export function AuthenticationPage() {
   const settings = useAuthSettings();
-  if (settings.isPending) return <Loader size="sm" aria-label="Loading sign-in settings" />;
-  if (settings.isError) return <Alert color="red">{errorMessage(settings.error)}</Alert>;
+  if (settings.isPending || settings.isError) {
+    return <QueryState query={settings} label="Loading sign-in settings" />;
+  }
   return (
     <Stack gap="lg">
       <MethodsSection settings={settings.data} />

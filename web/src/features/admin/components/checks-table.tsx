@@ -1,5 +1,6 @@
 import { Anchor, Badge, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
+import { href } from '../../../lib/links';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
@@ -57,11 +58,7 @@ export function ChecksTable({
               <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTime(e.timestamp)}</Table.Td>
               {userNames && (
                 <Table.Td>
-                  <Anchor
-                    component={Link}
-                    to={`/admin/users/${encodeURIComponent(e.userId)}`}
-                    size="sm"
-                  >
+                  <Anchor component={Link} to={href('adminUser', { userId: e.userId })} size="sm">
                     {userNames.get(e.userId) ?? e.userId}
                   </Anchor>
                 </Table.Td>

@@ -1,10 +1,12 @@
 import type { ProviderView } from '@learning-hub/core';
-import { Alert, Anchor, Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { useConnectionTest } from '../api/auth-settings-api';
-import { errorMessage } from '../utils/notify';
+
 import { OutcomeBadge, TestSteps } from './test-steps';
+import { href } from '../../../lib/links';
+import { ErrorAlert } from '../../../components/query-state';
 
 export interface ConnectionTestModalProps {
   provider: ProviderView | null;
@@ -46,11 +48,7 @@ function ConnectionTest({ provider, onClose }: { provider: ProviderView; onClose
           <Text size="sm">Testing the connection…</Text>
         </Group>
       )}
-      {test.isError && (
-        <Alert color="red" role="alert" title="The test could not run">
-          {errorMessage(test.error)}
-        </Alert>
-      )}
+      {test.isError && <ErrorAlert error={test.error} title="The test could not run" />}
       {test.data && (
         <Stack gap="sm" aria-live="polite">
           <Group gap="sm">
@@ -69,7 +67,7 @@ function ConnectionTest({ provider, onClose }: { provider: ProviderView; onClose
         get,{' '}
         <Anchor
           component={Link}
-          to={`/auth-test?provider=${encodeURIComponent(provider.id)}`}
+          to={href('authTest', { provider: provider.id })}
           underline="always"
         >
           try a test sign-in

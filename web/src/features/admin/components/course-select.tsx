@@ -1,7 +1,7 @@
 import { Select, type SelectProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
-import { useCourses } from '../api/directory-api';
+import { useCourseChoices } from '../../classroom/api/courses-api';
 
 export interface CourseSelectProps extends Omit<
   SelectProps,
@@ -21,7 +21,7 @@ export function CourseSelect({ value, onChange, valueLabel, ...props }: CourseSe
   const current =
     picked?.value === value ? picked : value && valueLabel ? { value, label: valueLabel } : null;
   const query = current && debounced === current.label ? '' : debounced.trim();
-  const courses = useCourses(query);
+  const courses = useCourseChoices(query);
   const options = (courses.data?.courses ?? []).map((c) => ({
     value: c.id,
     label: `${c.code} · ${c.title}`,

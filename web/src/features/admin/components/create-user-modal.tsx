@@ -21,13 +21,15 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { CopyValueButton } from '../../../components/copy-value-button';
 import { useCan } from '../../../lib/auth/use-can';
-import { fullName } from '../../../lib/format';
-import { useDepartments } from '../api/directory-api';
+import { displayName } from '../../../lib/format';
+import { useDepartmentChoices } from '../../departments/api/departments-api';
 import { useRoles } from '../api/roles-api';
 import { useCreateUser } from '../api/users-api';
 import { errorMessage } from '../utils/notify';
 import { roleOptions } from '../utils/roles';
 import { registryOf } from './role-form-modal';
+import { fieldErrors, showServerErrors } from '../../../lib/form-errors';
+import { href } from '../../../lib/links';
 
 interface NewUserValues {
   username: string;
@@ -96,7 +98,7 @@ function CreateUserForm({
 }) {
   const create = useCreateUser();
   const roles = useRoles();
-  const departments = useDepartments();
+  const departments = useDepartmentChoices();
   const can = useCan();
   const [serverError, setServerError] = useState<string | null>(null);
 
@@ -113,13 +115,7 @@ function CreateUserForm({
     initialValues: EMPTY,
     validate: (values) => {
       const parsed = UserCreateSchema.safeParse(payload(values));
-      if (parsed.success) return {};
-      const errors: Record<string, string> = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0];
-        if (typeof field === 'string' && !errors[field]) errors[field] = issue.message;
-      }
-      return errors;
+      return parsed.success ? {} : fieldErrors(parsed.error);
     },
   });
 
@@ -128,7 +124,7 @@ function CreateUserForm({
     try {
       onCreated(await create.mutateAsync(UserCreateSchema.parse(payload(values))));
     } catch (error) {
-      setServerError(errorMessage(error));
+      if (!showServerErrors(form, error)) setServerError(errorMessage(error));
     }
   };
 
@@ -191,8 +187,8 @@ function OneTimePassword({ created, onDone }: { created: UserCreated; onDone(): 
   return (
     <Stack gap="md">
       <Text size="sm">
-        {fullName(user) || user.username} can now sign in as <strong>{user.username}</strong> with
-        this one-time password.
+        {displayName(user)} can now sign in as <strong>{user.username}</strong> with this one-time
+        password.
       </Text>
       <Alert color="yellow" variant="light" title="Copy it now">
         {ONE_TIME_PASSWORD_NOTICE}
@@ -217,7 +213,7 @@ function OneTimePassword({ created, onDone }: { created: UserCreated; onDone(): 
         <Button
           variant="default"
           component={Link}
-          to={`/admin/users/${encodeURIComponent(user.id)}`}
+          to={href('adminUser', { userId: user.id })}
           onClick={onDone}
         >
           Open the user

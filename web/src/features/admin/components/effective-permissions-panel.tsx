@@ -1,9 +1,10 @@
 import type { AdminUser } from '@learning-hub/core';
-import { Alert, Group, Loader, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { Group, Loader, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useAssignments, useEffectivePermissions } from '../api/users-api';
-import { errorMessage } from '../utils/notify';
+
 import { GrantGroups } from './grant-groups';
+import { QueryState } from '../../../components/query-state';
 
 /** What the user holds in a scope (system, any, or one of their contexts), grouped by source. */
 export function EffectivePermissionsPanel({ user }: { user: AdminUser }) {
@@ -39,8 +40,7 @@ export function EffectivePermissionsPanel({ user }: { user: AdminUser }) {
           />
           {effective.isFetching && <Loader size="xs" aria-label="Updating" />}
         </Group>
-        {effective.isPending && <Loader size="sm" aria-label="Loading effective permissions" />}
-        {effective.isError && <Alert color="red">{errorMessage(effective.error)}</Alert>}
+        <QueryState query={effective} label="Loading effective permissions" />
         {data && (
           <>
             <Text size="sm" aria-live="polite">

@@ -1,23 +1,13 @@
 import { JOB_STATES, type JobState, type JobSummary } from '@learning-hub/core';
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Loader,
-  Paper,
-  Select,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Badge, Button, Group, Loader, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { DataList, type DataListColumn } from '../../../components/data-list';
 import { Pager } from '../../../components/pager';
 import { formatDateTime } from '../../../lib/format';
 import { useJobs, useRetryJob } from '../api/jobs-api';
-import { errorMessage, notifyError, notifySuccess } from '../utils/notify';
+import { notifyError, notifySuccess } from '../utils/notify';
 import { rangeText } from '../utils/range';
+import { QueryState } from '../../../components/query-state';
 
 /** Each state in words, and its badge colour. */
 const STATES: Record<JobState, { label: string; color: string }> = {
@@ -146,8 +136,7 @@ export function JobsSection() {
           />
           {jobs.isFetching && data && <Loader size="xs" aria-label="Updating" />}
         </Group>
-        {jobs.isPending && <Loader size="sm" aria-label="Loading background jobs" />}
-        {jobs.isError && <Alert color="red">{errorMessage(jobs.error)}</Alert>}
+        <QueryState query={jobs} label="Loading background jobs" />
         {data && (
           <>
             <Text size="sm" c="dimmed" aria-live="polite">

@@ -9,6 +9,8 @@ import { useState } from 'react';
 import { formatDateTime } from '../../../lib/format';
 import { useSaveSystemSettings, useSystemSettings } from '../api/system-api';
 import { errorMessage, notifySuccess } from '../utils/notify';
+import { errorMessages } from '../../../lib/form-errors';
+import { ErrorAlert } from '../../../components/query-state';
 
 /** The lines of the field as the list of hosts (blank lines left out). */
 export function hostsOf(text: string): string[] {
@@ -28,7 +30,7 @@ function LinkHostsForm({ settings }: { settings: SystemSettings }) {
       allowedInternalLinkHosts: hostsOf(text),
     });
     if (!parsed.success) {
-      setError(parsed.error.issues.map((i) => i.message).join(' '));
+      setError(errorMessages(parsed.error).join(' '));
       return;
     }
     setError(undefined);
@@ -61,11 +63,7 @@ function LinkHostsForm({ settings }: { settings: SystemSettings }) {
           onChange={(event) => setText(event.currentTarget.value)}
           error={error}
         />
-        {save.isError && (
-          <Alert color="red" role="alert">
-            {errorMessage(save.error)}
-          </Alert>
-        )}
+        {save.isError && <ErrorAlert error={save.error} />}
         <Group justify="space-between">
           <Text size="xs" c="dimmed">
             {settings.updatedAt

@@ -16,7 +16,7 @@ import {
 } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { useDepartments } from '../api/directory-api';
+import { useDepartmentChoices } from '../../departments/api/departments-api';
 import { useRoles } from '../api/roles-api';
 import {
   newContextRule,
@@ -148,7 +148,7 @@ function ContextRuleRow({
   index: number;
   groupLabel: string;
 }) {
-  const departments = useDepartments();
+  const departments = useDepartmentChoices();
   const path = `mapping.contextMapping.${index}` as const;
   const roleOptions = rolesFor(rule.type).map((id: ContextRoleId) => ({
     value: id,

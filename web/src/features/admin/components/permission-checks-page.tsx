@@ -1,12 +1,13 @@
 import { AUDIT_ALL_VIEW_DEFAULT, AUDIT_USER_VIEW_DEFAULT } from '@learning-hub/core';
-import { Alert, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useCheckAudit } from '../api/access-api';
-import { errorMessage } from '../utils/notify';
+
 import { rangeText } from '../utils/range';
 import { ChecksTable } from './checks-table';
 import { Pager } from '../../../components/pager';
 import { UserSearchSelect } from './user-search-select';
 import { useFilterParams } from '../../../lib/use-filter-params';
+import { QueryState } from '../../../components/query-state';
 
 /** /admin/checks: the last permission checks made on this server (the in-memory ring). */
 export function PermissionChecksPage() {
@@ -51,8 +52,7 @@ export function PermissionChecksPage() {
           w={360}
           maw="100%"
         />
-        {checks.isPending && <Loader size="sm" aria-label="Loading checks" />}
-        {checks.isError && <Alert color="red">{errorMessage(checks.error)}</Alert>}
+        <QueryState query={checks} label="Loading checks" />
         {data && (
           <>
             <Text size="sm" c="dimmed" aria-live="polite">

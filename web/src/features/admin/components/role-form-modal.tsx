@@ -25,6 +25,7 @@ import { useCreateRole, useUpdateRole, type RoleWithUsage } from '../api/roles-a
 import { errorMessage, notifySuccess } from '../utils/notify';
 import { permissionOptions } from '../utils/permissions';
 import { PermissionOptionRow } from './permission-option';
+import { fieldErrors, showServerErrors } from '../../../lib/form-errors';
 
 interface RoleValues {
   id: string;
@@ -55,15 +56,6 @@ export function inheritableRoles(roles: readonly RoleWithUsage[], roleId: string
       r.id !== roleId &&
       !(roleId && registry.chain(r.id).some((ancestor) => ancestor.id === roleId)),
   );
-}
-
-function errorsOf(issues: readonly { path: readonly PropertyKey[]; message: string }[]) {
-  const errors: Record<string, string> = {};
-  for (const issue of issues) {
-    const field = issue.path[0];
-    if (typeof field === 'string' && !errors[field]) errors[field] = issue.message;
-  }
-  return errors;
 }
 
 function payload(values: RoleValues) {
@@ -120,7 +112,7 @@ function RoleForm({ onClose, role, roles }: RoleFormModalProps) {
       const parsed = editing
         ? CustomRoleUpdateSchema.safeParse(payload(values))
         : CustomRoleCreateSchema.safeParse({ id: values.id, ...payload(values) });
-      return parsed.success ? {} : errorsOf(parsed.error.issues);
+      return parsed.success ? {} : fieldErrors(parsed.error);
     },
   });
 
@@ -148,7 +140,7 @@ function RoleForm({ onClose, role, roles }: RoleFormModalProps) {
       }
       onClose();
     } catch (error) {
-      setServerError(errorMessage(error));
+      if (!showServerErrors(form, error)) setServerError(errorMessage(error));
     }
   };
 

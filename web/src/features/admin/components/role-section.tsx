@@ -1,7 +1,7 @@
 import { isAdminRole, type AdminUser } from '@learning-hub/core';
 import { Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { fullName } from '../../../lib/format';
+import { displayName } from '../../../lib/format';
 import { useRoles } from '../api/roles-api';
 import { useSetRole } from '../api/users-api';
 import { notifyError, notifySuccess } from '../utils/notify';
@@ -23,7 +23,7 @@ export function RoleSection({ user }: { user: AdminUser }) {
   const selected = choice ?? user.role;
   const changed = selected !== user.role;
   const selectedRole = roles.data?.find((r) => r.id === selected);
-  const name = fullName(user) || user.username;
+  const name = displayName(user);
 
   const save = async () => {
     try {

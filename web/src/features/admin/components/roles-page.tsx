@@ -1,11 +1,9 @@
 import { ALL_PERMISSION_IDS } from '@learning-hub/core';
 import {
-  Alert,
   Badge,
   Button,
   Card,
   Group,
-  Loader,
   Paper,
   SimpleGrid,
   Stack,
@@ -21,6 +19,7 @@ import { errorMessage, notifySuccess } from '../utils/notify';
 import { roleName } from '../utils/roles';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { RoleFormModal } from './role-form-modal';
+import { QueryState } from '../../../components/query-state';
 
 export const SYSTEM_ROLE_NOTICE = 'System role — read only';
 
@@ -92,8 +91,9 @@ export function RolesPage() {
   const [deleting, setDeleting] = useState<RoleWithUsage | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
 
-  if (roles.isPending) return <Loader size="sm" aria-label="Loading roles" />;
-  if (roles.isError) return <Alert color="red">{errorMessage(roles.error)}</Alert>;
+  if (roles.isPending || roles.isError) {
+    return <QueryState query={roles} label="Loading roles" />;
+  }
   const all = roles.data;
   const system = all.filter((r) => r.isSystemRole);
   const custom = all.filter((r) => !r.isSystemRole);

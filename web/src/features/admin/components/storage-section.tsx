@@ -1,6 +1,5 @@
 import type { StorageSort, StorageUsage, UploadLimits, UserStorage } from '@learning-hub/core';
 import {
-  Alert,
   Anchor,
   Badge,
   Group,
@@ -15,11 +14,13 @@ import {
 import { IconArrowDown, IconArrowUp, IconSelector } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { Pager } from '../../../components/pager';
-import { formatBytes, fullName } from '../../../lib/format';
+import { formatBytes, displayName } from '../../../lib/format';
 import { useFilterParams } from '../../../lib/use-filter-params';
 import { STORAGE_PAGE_SIZE, useStorageUsage } from '../api/system-api';
-import { errorMessage } from '../utils/notify';
+
 import { rangeText } from '../utils/range';
+import { QueryState } from '../../../components/query-state';
+import { href } from '../../../lib/links';
 
 /** "1 file", "60 uploads". */
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
@@ -90,11 +91,11 @@ function SortHeader({
 }
 
 function PersonRow({ person, limits }: { person: UserStorage; limits: UploadLimits }) {
-  const name = fullName(person) || person.username;
+  const name = displayName(person);
   return (
     <Table.Tr>
       <Table.Td>
-        <Anchor component={Link} to={`/admin/users/${encodeURIComponent(person.userId)}`}>
+        <Anchor component={Link} to={href('adminUser', { userId: person.userId })}>
           {name}
         </Anchor>
         {!person.isActive && (
@@ -204,8 +205,7 @@ export function StorageSection() {
         <Title order={3} id="storage-heading">
           Storage
         </Title>
-        {usage.isPending && <Loader size="sm" aria-label="Loading storage" />}
-        {usage.isError && <Alert color="red">{errorMessage(usage.error)}</Alert>}
+        <QueryState query={usage} label="Loading storage" />
         {data && (
           <>
             <Text size="sm">{limitsText(data.limits)}</Text>

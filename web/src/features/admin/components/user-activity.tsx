@@ -1,12 +1,13 @@
 import { AUDIT_USER_VIEW_DEFAULT, type AdminUser } from '@learning-hub/core';
-import { Alert, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useAccessAudit, useCheckAudit } from '../api/access-api';
-import { errorMessage } from '../utils/notify';
+
 import { rangeText } from '../utils/range';
 import { AuditTable } from './audit-table';
 import { ChecksTable } from './checks-table';
 import { Pager } from '../../../components/pager';
+import { QueryState } from '../../../components/query-state';
 
 /** The user's recent permission checks (this server's ring) and their access audit trail. */
 export function UserActivity({ user }: { user: AdminUser }) {
@@ -37,8 +38,7 @@ export function UserActivity({ user }: { user: AdminUser }) {
             The last checks made for this user on this server (the newest first; the server keeps
             the last 1000 checks of all users).
           </Text>
-          {checks.isPending && <Loader size="sm" aria-label="Loading checks" />}
-          {checks.isError && <Alert color="red">{errorMessage(checks.error)}</Alert>}
+          <QueryState query={checks} label="Loading checks" />
           {checks.data && checks.data.entries.length === 0 && (
             <Text size="sm">No checks recorded for this user.</Text>
           )}
@@ -73,8 +73,7 @@ export function UserActivity({ user }: { user: AdminUser }) {
           <Text size="sm" c="dimmed">
             Who changed this user&apos;s role, permissions and assignments, and when.
           </Text>
-          {audit.isPending && <Loader size="sm" aria-label="Loading access changes" />}
-          {audit.isError && <Alert color="red">{errorMessage(audit.error)}</Alert>}
+          <QueryState query={audit} label="Loading access changes" />
           {audit.data && audit.data.entries.length === 0 && (
             <Text size="sm">No changes recorded.</Text>
           )}

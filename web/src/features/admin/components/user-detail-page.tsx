@@ -1,11 +1,11 @@
-import { Alert, Anchor, Badge, Group, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useAuth } from '../../../lib/auth/auth-context';
-import { fullName } from '../../../lib/format';
+import { displayName } from '../../../lib/format';
 import { useRoles } from '../api/roles-api';
 import { useAdminUser } from '../api/users-api';
-import { errorMessage } from '../utils/notify';
+
 import { roleName } from '../utils/roles';
 import { AccountSection } from './account-section';
 import { AssignmentsSection } from './assignments-section';
@@ -13,6 +13,7 @@ import { DirectPermissionsSection } from './direct-permissions-section';
 import { EffectivePermissionsPanel } from './effective-permissions-panel';
 import { RoleSection } from './role-section';
 import { UserActivity } from './user-activity';
+import { QueryState } from '../../../components/query-state';
 
 const TABS = ['access', 'account', 'effective', 'activity'] as const;
 type Tab = (typeof TABS)[number];
@@ -39,14 +40,11 @@ export function UserDetailPage() {
     </Anchor>
   );
 
-  if (user.isPending) return <Loader size="sm" aria-label="Loading user" />;
-  if (user.isError) {
+  if (user.isPending || user.isError) {
     return (
       <Stack gap="sm" align="flex-start">
         {back}
-        <Alert color="red" title="Could not load the user">
-          {errorMessage(user.error)}
-        </Alert>
+        <QueryState query={user} label="Loading user" errorTitle="Could not load the user" />
       </Stack>
     );
   }
@@ -58,7 +56,7 @@ export function UserDetailPage() {
       {back}
       <Stack gap={4}>
         <Group gap="sm" wrap="wrap">
-          <Title order={2}>{fullName(u) || u.username}</Title>
+          <Title order={2}>{displayName(u)}</Title>
           <Badge variant="light" tt="none" color={u.role === 'admin' ? 'red' : 'brand'}>
             {roleName(roles.data, u.role)}
           </Badge>

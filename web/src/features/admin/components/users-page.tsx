@@ -1,5 +1,4 @@
 import {
-  Alert,
   Anchor,
   Badge,
   Button,
@@ -18,8 +17,8 @@ import { IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useCan } from '../../../lib/auth/use-can';
-import { fullName } from '../../../lib/format';
-import { useDepartments } from '../api/directory-api';
+import { displayName } from '../../../lib/format';
+import { useDepartmentChoices } from '../../departments/api/departments-api';
 import { useRoles } from '../api/roles-api';
 import { USERS_PAGE_SIZE, useUserList } from '../api/users-api';
 import { CreateUserModal } from './create-user-modal';
@@ -27,9 +26,11 @@ import { DataList } from '../../../components/data-list';
 import { Pager } from '../../../components/pager';
 import { PhoneFilters } from '../../../components/phone-filters';
 import { useFilterParams } from '../../../lib/use-filter-params';
-import { errorMessage } from '../utils/notify';
+
 import { rangeText } from '../utils/range';
 import { roleName, roleOptions } from '../utils/roles';
+import { QueryState } from '../../../components/query-state';
+import { href } from '../../../lib/links';
 
 /** /admin: users with server-side search, role and department filters and pagination; create a user. */
 export function UsersPage() {
@@ -49,7 +50,7 @@ export function UsersPage() {
   );
 
   const roles = useRoles();
-  const departments = useDepartments();
+  const departments = useDepartmentChoices();
   const users = useUserList({
     search: search || undefined,
     role: role ?? undefined,
@@ -110,8 +111,7 @@ export function UsersPage() {
             />
           </PhoneFilters>
         </SimpleGrid>
-        {users.isPending && <Loader size="sm" aria-label="Loading users" />}
-        {users.isError && <Alert color="red">{errorMessage(users.error)}</Alert>}
+        <QueryState query={users} label="Loading users" />
         {data && (
           <>
             <Group justify="space-between">
@@ -131,8 +131,8 @@ export function UsersPage() {
                   card: 'title',
                   cell: (u) => (
                     <>
-                      <Anchor component={Link} to={`/admin/users/${encodeURIComponent(u.id)}`}>
-                        {fullName(u) || u.username}
+                      <Anchor component={Link} to={href('adminUser', { userId: u.id })}>
+                        {displayName(u)}
                       </Anchor>
                       {!u.isActive && (
                         <Badge ml="xs" size="sm" color="gray" variant="light" tt="none">
@@ -164,7 +164,7 @@ export function UsersPage() {
                 // A search typed just before must not pull the user back to the list.
                 applySearch.cancel();
                 if ((event.target as HTMLElement).closest('a')) return;
-                void navigate(`/admin/users/${encodeURIComponent(u.id)}`);
+                void navigate(href('adminUser', { userId: u.id }));
               }}
               empty={
                 <Text c="dimmed" ta="center" py="md">

@@ -17,6 +17,7 @@ import {
   type ProviderView,
 } from '@learning-hub/core';
 import { randomId } from '@mantine/hooks';
+import { fieldErrors } from '../../../lib/form-errors';
 
 export const PROVIDER_METHOD_LABELS: Readonly<Record<ProviderMethod, string>> = {
   ldap: 'Directory (LDAP)',
@@ -418,10 +419,9 @@ export function validateProvider(values: ProviderFormValues, editing: boolean): 
   }
   const parsed = ProviderInputSchema.safeParse(toProviderInput(values));
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const field = fieldOfIssue(values.method, issue.path);
-      errors[field] ??= friendlyMessage(issue.message);
-    }
+    const found = fieldErrors(parsed.error, (path) => fieldOfIssue(values.method, path));
+    for (const [field, message] of Object.entries(found))
+      errors[field] ??= friendlyMessage(message);
   }
   if (Object.keys(errors).length > 0 || !parsed.success) return { success: false, errors };
   return { success: true, input: parsed.data };

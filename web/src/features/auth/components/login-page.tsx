@@ -18,7 +18,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { useForm } from '@mantine/form';
 import { IconAlertCircle, IconCode, IconKey } from '@tabler/icons-react';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
@@ -31,6 +31,7 @@ import { PROVIDER_MESSAGES, reportSsoError, ssoStartUrl } from '../../../lib/aut
 import { peekLoginHandoff, setLoginHandoff } from '../../../lib/login-handoff';
 import { safeNextPath } from '../../../lib/safe-next';
 import { notifyFailedAttempts } from '../failed-attempts';
+import { validateWith } from '../../../lib/form-errors';
 
 interface LoginValues {
   username: string;
@@ -184,7 +185,7 @@ function PasswordSignIn({
   const form = useForm<LoginValues>({
     mode: 'uncontrolled',
     initialValues: { username: handoff?.username ?? '', password: handoff?.password ?? '' },
-    validate: schemaResolver(CredentialsSchema, { sync: true }),
+    validate: validateWith(CredentialsSchema),
   });
   const tookOver = useRef(false);
   // Before the browser handles another key: nothing typed meanwhile goes astray.

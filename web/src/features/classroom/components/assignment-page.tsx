@@ -46,14 +46,16 @@ import {
   useAssignment,
   useSaveSubmission,
   useSubmissions,
-} from '../../../lib/classroom/assignments-api';
+} from '../api/assignments-api';
 import { formatDateTime } from '../../../lib/format';
 import { discardUpload, uploadFile } from '../../../lib/upload';
 import { ConfirmModal } from '../../../components/confirm-modal';
-import { assignmentPath, coursePath } from '../../../lib/classroom/course-format';
+
 import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
 import { forbiddenReason } from '../../../lib/access-denial';
 import { GradeRelease } from './grade-release';
+import { href } from '../../../lib/links';
+import { QueryState } from '../../../components/query-state';
 
 /** A file as a download link with its size. */
 export function FileLink({ file }: { file: SubmissionFile }) {
@@ -111,7 +113,11 @@ export function AssignmentPage() {
   const refused = forbiddenReason(assignment.error);
   if (refused) {
     return (
-      <AccessDeniedRedirect page="this assignment" reason={refused} to={coursePath(courseId)} />
+      <AccessDeniedRedirect
+        page="this assignment"
+        reason={refused}
+        to={href('course', { courseId })}
+      />
     );
   }
   if (assignment.isError || !assignment.data) {
@@ -127,7 +133,7 @@ export function AssignmentPage() {
   const a = assignment.data;
   return (
     <Stack gap="lg">
-      <Anchor component={Link} to={`/classroom/${encodeURIComponent(courseId)}`} size="sm">
+      <Anchor component={Link} to={href('course', { courseId: courseId })} size="sm">
         {`← ${a.courseTitle}`}
       </Anchor>
       <Title order={1}>{a.title}</Title>
@@ -217,12 +223,13 @@ function LearnerWork({ assignment }: { assignment: AssignmentDetail }) {
   const [openedAt] = useState(() => Date.now());
   // "Start a new attempt" pressed after this many attempts; handing that one in moves past it.
   const [startedAfter, setStartedAfter] = useState<number | null>(null);
-  if (submissions.isLoading) return <Loader size="sm" aria-label="Loading your work" />;
-  if (submissions.isError) {
+  if (submissions.isLoading || submissions.isError) {
     return (
-      <Alert color="red" role="alert">
-        {`Couldn't load your work: ${submissions.error.message}`}
-      </Alert>
+      <QueryState
+        query={submissions}
+        label="Loading your work"
+        errorTitle="Couldn't load your work"
+      />
     );
   }
   const all = submissions.data ?? [];
@@ -667,7 +674,6 @@ function GraderOverview({
   assignment: AssignmentDetail;
 }) {
   const submissions = useSubmissions(assignment.id, { latest: true });
-  const base = assignmentPath(courseId, assignment.id);
 
   return (
     <section aria-labelledby="submissions-heading">
@@ -676,12 +682,11 @@ function GraderOverview({
           Submissions
         </Title>
         <GradeRelease assignment={assignment} />
-        {submissions.isLoading && <Loader size="sm" aria-label="Loading the submissions" />}
-        {submissions.isError && (
-          <Alert color="red" role="alert">
-            {`Couldn't load the submissions: ${submissions.error.message}`}
-          </Alert>
-        )}
+        <QueryState
+          query={submissions}
+          label="Loading the submissions"
+          errorTitle="Couldn't load the submissions"
+        />
         {submissions.data && submissions.data.length === 0 && (
           <Text>Nobody has handed anything in yet.</Text>
         )}
@@ -720,7 +725,11 @@ function GraderOverview({
                     <Table.Td>
                       <Anchor
                         component={Link}
-                        to={`${base}/grade?submission=${encodeURIComponent(s.id)}`}
+                        to={href('grader', {
+                          courseId,
+                          assignmentId: assignment.id,
+                          submission: s.id,
+                        })}
                         aria-label={`Grade ${s.userName}`}
                       >
                         Grade

@@ -1,6 +1,5 @@
 import { findRoute } from '@learning-hub/core';
 import {
-  Alert,
   Button,
   Group,
   Loader,
@@ -19,13 +18,11 @@ import { Link } from 'react-router';
 import { CourseCard } from '../../../components/course-card';
 import { Pager } from '../../../components/pager';
 import { useCan } from '../../../lib/auth/use-can';
-import {
-  CATALOGUE_PAGE_SIZE,
-  useCatalogue,
-  useDepartmentList,
-} from '../../../lib/classroom/courses-api';
+import { CATALOGUE_PAGE_SIZE, useCatalogue } from '../api/courses-api';
+import { useDepartmentChoices } from '../../departments/api/departments-api';
 import { useFilterParams } from '../../../lib/use-filter-params';
-import { errorMessage } from '../../../lib/classroom/course-format';
+
+import { QueryState } from '../../../components/query-state';
 
 const STATES = [
   { value: 'published', label: 'Published' },
@@ -61,7 +58,7 @@ export function CataloguePage() {
   const mayCreate = CREATE_ROUTE ? can.route(CREATE_ROUTE).allowed : false;
   // GET /api/departments needs department.view somewhere; without it there is nothing to pick.
   const showDepartments = can.permission('department.view', { scope: 'any' });
-  const departments = useDepartmentList(showDepartments);
+  const departments = useDepartmentChoices(showDepartments);
   const catalogue = useCatalogue({
     search: search || undefined,
     departmentId: departmentId ?? undefined,
@@ -134,12 +131,7 @@ export function CataloguePage() {
           />
         )}
       </SimpleGrid>
-      {catalogue.isPending && <Loader size="sm" aria-label="Loading courses" />}
-      {catalogue.isError && (
-        <Alert color="red" role="alert">
-          {errorMessage(catalogue.error)}
-        </Alert>
-      )}
+      <QueryState query={catalogue} label="Loading courses" />
       {data && (
         <>
           <Group justify="space-between">

@@ -5,11 +5,9 @@
  */
 import { GradeOverrideSchema, type CourseDetail, type Gradebook } from '@learning-hub/core';
 import {
-  Alert,
   Badge,
   Button,
   Group,
-  Loader,
   Modal,
   NumberInput,
   Stack,
@@ -24,9 +22,11 @@ import { notifications } from '@mantine/notifications';
 import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Pager } from '../../../components/pager';
-import { useGradebook, useOverrideGrade } from '../../../lib/classroom/assignments-api';
+import { useGradebook, useOverrideGrade } from '../api/assignments-api';
 import { downloadToDisk } from '../../../lib/upload';
 import { releaseStateWords } from './grade-release';
+import { fieldErrors, firstError } from '../../../lib/form-errors';
+import { QueryState, ErrorAlert } from '../../../components/query-state';
 
 const PAGE_SIZE = 25;
 
@@ -114,12 +114,11 @@ function StaffGradebook({ course }: { course: CourseDetail }) {
         }}
         maw={360}
       />
-      {book.isLoading && <Loader size="sm" aria-label="Loading the gradebook" />}
-      {book.isError && (
-        <Alert color="red" role="alert">
-          {`Couldn't load the gradebook: ${book.error.message}`}
-        </Alert>
-      )}
+      <QueryState
+        query={book}
+        label="Loading the gradebook"
+        errorTitle="Couldn't load the gradebook"
+      />
       {data && data.rows.length === 0 && (
         <Text>{debounced ? 'No learner matches the search.' : 'No learners yet.'}</Text>
       )}
@@ -238,7 +237,7 @@ function OverrideModal({
     }
     const parsed = GradeOverrideSchema.safeParse({ points });
     if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Check the points');
+      setError(firstError(fieldErrors(parsed.error)) ?? 'Check the points');
       return;
     }
     setError(null);
@@ -287,11 +286,7 @@ function OverrideModal({
             onChange={(v) => setPoints(typeof v === 'number' ? v : '')}
             data-autofocus
           />
-          {override.isError && (
-            <Alert color="red" role="alert">
-              {override.error.message}
-            </Alert>
-          )}
+          {override.isError && <ErrorAlert error={override.error} />}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel
@@ -313,12 +308,7 @@ function OwnGrades({ course }: { course: CourseDetail }) {
   return (
     <Stack gap="md">
       <Title order={2}>Your grades</Title>
-      {book.isLoading && <Loader size="sm" aria-label="Loading your grades" />}
-      {book.isError && (
-        <Alert color="red" role="alert">
-          {`Couldn't load your grades: ${book.error.message}`}
-        </Alert>
-      )}
+      <QueryState query={book} label="Loading your grades" errorTitle="Couldn't load your grades" />
       {data && data.assignments.length === 0 && <Text>No assignments yet.</Text>}
       {data && data.assignments.length > 0 && (
         <Table.ScrollContainer minWidth={360}>

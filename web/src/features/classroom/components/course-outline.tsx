@@ -2,7 +2,8 @@ import type { CourseDetail } from '@learning-hub/core';
 import { Anchor, Group, NavLink, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCheck, IconCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { formatDuration, lessonPath } from '../../../lib/classroom/course-format';
+import { formatDuration } from '../course-format';
+import { href } from '../../../lib/links';
 
 function CompletionIcon({ completed }: { completed: boolean }) {
   return completed ? (
@@ -49,7 +50,10 @@ export function CourseOutline({ course }: { course: CourseDetail }) {
                   {showProgress && <CompletionIcon completed={lesson.completed} />}
                   <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
                     {canRead ? (
-                      <Anchor component={Link} to={lessonPath(course.id, lesson.id)}>
+                      <Anchor
+                        component={Link}
+                        to={href('lesson', { courseId: course.id, lessonId: lesson.id })}
+                      >
                         {lesson.title}
                       </Anchor>
                     ) : (
@@ -95,7 +99,7 @@ export function OutlineNav({
                 <NavLink
                   key={lesson.id}
                   component={Link}
-                  to={lessonPath(course.id, lesson.id)}
+                  to={href('lesson', { courseId: course.id, lessonId: lesson.id })}
                   label={lesson.title}
                   active={current}
                   aria-current={current ? 'page' : undefined}

@@ -8,7 +8,6 @@ import {
   Grid,
   Group,
   Image,
-  Loader,
   Paper,
   Progress,
   Stack,
@@ -19,23 +18,23 @@ import {
 import { IconArrowRight, IconCircleCheck, IconEdit } from '@tabler/icons-react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { SideScroll } from '../../../components/side-scroll';
-import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
+
 import { RichTextView } from '../../../components/rich-text/rich-text-view';
-import { forbiddenReason } from '../../../lib/access-denial';
-import { useCourse } from '../../../lib/classroom/courses-api';
+
+import { useCourse } from '../api/courses-api';
 import {
   COURSE_STATE_COLORS,
   COURSE_STATE_LABELS,
-  errorMessage,
   formatDate,
-  lessonPath,
   progressText,
-} from '../../../lib/classroom/course-format';
-import { CourseAssignments } from '../../../components/course-assignments';
+} from '../course-format';
+import { CourseAssignments } from './course-assignments';
 import { CourseGradebook } from './course-gradebook';
 import { CourseOutline } from './course-outline';
 import { EnrolControls } from './enrol-controls';
 import { ParticipantsTab } from './participants-tab';
+import { QueryState } from '../../../components/query-state';
+import { href } from '../../../lib/links';
 
 export type CourseTab = 'outline' | 'assignments' | 'grades' | 'participants';
 
@@ -136,7 +135,7 @@ function CourseHeader({ course }: { course: CourseDetail }) {
             {viewer.canLearn && resumeId && (
               <Button
                 component={Link}
-                to={lessonPath(course.id, resumeId)}
+                to={href('lesson', { courseId: course.id, lessonId: resumeId })}
                 rightSection={<IconArrowRight size={16} aria-hidden="true" />}
               >
                 {course.lastLessonId ? 'Continue' : 'Start'}
@@ -145,7 +144,7 @@ function CourseHeader({ course }: { course: CourseDetail }) {
             {(viewer.canEdit || viewer.canRestore) && (
               <Button
                 component={Link}
-                to={`/course-creator?course=${encodeURIComponent(course.id)}`}
+                to={href('courseCreator', { course: course.id })}
                 variant="default"
                 leftSection={<IconEdit size={16} aria-hidden="true" />}
               >
@@ -166,20 +165,16 @@ export function CoursePage() {
   const course = useCourse(courseId);
   const [params, setParams] = useSearchParams();
 
-  if (course.isPending) return <Loader aria-label="Loading the course" />;
-  const refused = forbiddenReason(course.error);
-  if (refused) return <AccessDeniedRedirect page="this course" reason={refused} />;
-  if (course.isError) {
+  if (course.isPending || course.isError) {
     return (
-      <Stack gap="md">
-        <Title order={1}>Course</Title>
-        <Alert color="red" role="alert">
-          {errorMessage(course.error)}
-        </Alert>
-        <Anchor component={Link} to="/classroom">
-          Back to the courses
-        </Anchor>
-      </Stack>
+      <QueryState
+        query={course}
+        label="Loading the course"
+        size="page"
+        denied={{ page: 'this course' }}
+        heading="Course"
+        back={{ to: '/classroom', label: 'Back to the courses' }}
+      />
     );
   }
   const detail = course.data;

@@ -2,8 +2,9 @@ import type { CourseDetail } from '@learning-hub/core';
 import { Alert, Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { errorMessage, formatDate } from '../../../lib/classroom/course-format';
-import { useEnrol, useUnenrol } from '../../../lib/classroom/courses-api';
+import { errorMessage, formatDate } from '../course-format';
+import { useEnrol, useUnenrol } from '../api/courses-api';
+import { ErrorAlert } from '../../../components/query-state';
 
 /**
  * Enrol, enrol with the key, or unenrol, as the server's `viewer` flags allow; when self-enrolment
@@ -59,11 +60,7 @@ export function EnrolControls({ course }: { course: CourseDetail }) {
             <Text size="sm">
               {`You leave ${course.title}. Your progress and work are kept if you enrol again.`}
             </Text>
-            {unenrol.isError && (
-              <Alert color="red" role="alert">
-                {errorMessage(unenrol.error)}
-              </Alert>
-            )}
+            {unenrol.isError && <ErrorAlert error={unenrol.error} />}
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setConfirmLeave(false)}>
                 Cancel
@@ -142,11 +139,7 @@ export function EnrolControls({ course }: { course: CourseDetail }) {
               onChange={(event) => setKey(event.currentTarget.value)}
               data-autofocus
             />
-            {enrol.isError && (
-              <Alert color="red" role="alert">
-                {errorMessage(enrol.error)}
-              </Alert>
-            )}
+            {enrol.isError && <ErrorAlert error={enrol.error} />}
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setKeyOpen(false)}>
                 Cancel

@@ -7,7 +7,7 @@
 import type { AssignmentDetail, Grade } from '@learning-hub/core';
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useUpdateAssignment } from '../../../lib/classroom/assignments-api';
+import { useUpdateAssignment } from '../api/assignments-api';
 
 /** "Grades released", "1 grade not released", "Grades not released" (none given yet). */
 export function releaseStateWords(a: {

@@ -35,13 +35,16 @@ import {
   useGradeHistory,
   useGradeSubmission,
   useSubmissions,
-} from '../../../lib/classroom/assignments-api';
+} from '../api/assignments-api';
 import { formatDateTime } from '../../../lib/format';
 import { InlineFile } from './assignment-page';
-import { assignmentPath, coursePath } from '../../../lib/classroom/course-format';
+
 import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
 import { forbiddenReason } from '../../../lib/access-denial';
 import { GradeRelease } from './grade-release';
+import { fieldErrors, firstError } from '../../../lib/form-errors';
+import { href } from '../../../lib/links';
+import { QueryState, ErrorAlert } from '../../../components/query-state';
 
 interface Learner {
   userId: string;
@@ -71,7 +74,7 @@ export function GraderPage() {
 
   const title = assignment.data ? `Grade: ${assignment.data.title}` : 'Grade';
   const back = (
-    <Anchor component={Link} to={assignmentPath(courseId, assignmentId)} size="sm">
+    <Anchor component={Link} to={href('assignment', { courseId, assignmentId })} size="sm">
       {`← ${assignment.data?.title ?? 'Assignment'}`}
     </Anchor>
   );
@@ -81,7 +84,9 @@ export function GraderPage() {
   const refused = forbiddenReason(assignment.error) ?? forbiddenReason(submissions.error);
   if (refused) {
     // Back to the assignment when only its submissions are refused, else to the course.
-    const to = assignment.data ? assignmentPath(courseId, assignmentId) : coursePath(courseId);
+    const to = assignment.data
+      ? href('assignment', { courseId, assignmentId })
+      : href('course', { courseId });
     return <AccessDeniedRedirect page="the grading of this assignment" reason={refused} to={to} />;
   }
   const error = assignment.error ?? submissions.error;
@@ -224,7 +229,7 @@ function GradeForm({
     }
     const parsed = GradeSetSchema.safeParse({ points, feedbackHtml });
     if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Check the grade');
+      setError(firstError(fieldErrors(parsed.error)) ?? 'Check the grade');
       return;
     }
     setError(null);
@@ -269,11 +274,7 @@ function GradeForm({
             maw={240}
           />
           <RichTextEditor label="Feedback" value={feedbackHtml} onChange={setFeedbackHtml} />
-          {grade.isError && (
-            <Alert color="red" role="alert">
-              {grade.error.message}
-            </Alert>
-          )}
+          {grade.isError && <ErrorAlert error={grade.error} />}
           <Group>
             <Button type="submit" loading={grade.isPending}>
               Save grade
@@ -293,12 +294,11 @@ function GradeHistoryList({ assignmentId, userId }: { assignmentId: string; user
       <Title order={2} size="h3" id="history-heading" mb="xs">
         Grade history
       </Title>
-      {history.isLoading && <Loader size="sm" aria-label="Loading the grade history" />}
-      {history.isError && (
-        <Alert color="red" role="alert">
-          {`Couldn't load the history: ${history.error.message}`}
-        </Alert>
-      )}
+      <QueryState
+        query={history}
+        label="Loading the grade history"
+        errorTitle="Couldn't load the history"
+      />
       {history.data && history.data.length === 0 && <Text c="dimmed">Not graded yet.</Text>}
       {history.data && history.data.length > 0 && (
         <List aria-label="Grade history">

@@ -1,6 +1,5 @@
 import type { CourseDetail, LessonOutline } from '@learning-hub/core';
 import {
-  Alert,
   Anchor,
   Box,
   Breadcrumbs,
@@ -8,7 +7,6 @@ import {
   Drawer,
   Grid,
   Group,
-  Loader,
   Paper,
   Stack,
   Text,
@@ -17,17 +15,14 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import { IconArrowLeft, IconArrowRight, IconCheck, IconListDetails } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
-import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
+
 import { RichTextView } from '../../../components/rich-text/rich-text-view';
-import { forbiddenReason } from '../../../lib/access-denial';
-import {
-  coursePath,
-  errorMessage,
-  formatDuration,
-  lessonPath,
-} from '../../../lib/classroom/course-format';
-import { useCourse, useLesson, useSetLessonProgress } from '../../../lib/classroom/courses-api';
+
+import { formatDuration } from '../course-format';
+import { useCourse, useLesson, useSetLessonProgress } from '../api/courses-api';
 import { OutlineNav } from './course-outline';
+import { QueryState, ErrorAlert } from '../../../components/query-state';
+import { href } from '../../../lib/links';
 
 function findLesson(course: CourseDetail | undefined, lessonId: string | null) {
   if (!course || !lessonId) return null;
@@ -55,7 +50,7 @@ function NeighbourLink({
   return (
     <Button
       component={Link}
-      to={lessonPath(courseId, id)}
+      to={href('lesson', { courseId, lessonId: id })}
       variant="default"
       leftSection={previous ? <IconArrowLeft size={16} aria-hidden="true" /> : undefined}
       rightSection={previous ? undefined : <IconArrowRight size={16} aria-hidden="true" />}
@@ -82,22 +77,16 @@ export function LessonPage() {
   const progress = useSetLessonProgress(courseId);
   const [outlineOpen, outline] = useDisclosure(false);
 
-  if (lesson.isPending) return <Loader aria-label="Loading the lesson" />;
-  const refused = forbiddenReason(lesson.error);
-  if (refused) {
-    return <AccessDeniedRedirect page="this lesson" reason={refused} to={coursePath(courseId)} />;
-  }
-  if (lesson.isError) {
+  if (lesson.isPending || lesson.isError) {
     return (
-      <Stack gap="md">
-        <Title order={1}>Lesson</Title>
-        <Alert color="red" role="alert">
-          {errorMessage(lesson.error)}
-        </Alert>
-        <Anchor component={Link} to={coursePath(courseId)}>
-          Back to the course
-        </Anchor>
-      </Stack>
+      <QueryState
+        query={lesson}
+        label="Loading the lesson"
+        size="page"
+        denied={{ page: 'this lesson', to: href('course', { courseId }) }}
+        heading="Lesson"
+        back={{ to: href('course', { courseId }), label: 'Back to the course' }}
+      />
     );
   }
   const data = lesson.data;
@@ -120,7 +109,7 @@ export function LessonPage() {
         <Anchor component={Link} to="/classroom" size="sm">
           Courses
         </Anchor>
-        <Anchor component={Link} to={coursePath(courseId)} size="sm">
+        <Anchor component={Link} to={href('course', { courseId })} size="sm">
           {detail?.title ?? 'Course'}
         </Anchor>
         <Text size="sm" aria-current="page">
@@ -177,11 +166,7 @@ export function LessonPage() {
                 )}
               </Group>
             )}
-            {progress.isError && (
-              <Alert color="red" role="alert">
-                {errorMessage(progress.error)}
-              </Alert>
-            )}
+            {progress.isError && <ErrorAlert error={progress.error} />}
             <Group
               justify="space-between"
               wrap="nowrap"

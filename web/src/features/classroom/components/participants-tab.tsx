@@ -1,6 +1,5 @@
 import { COURSE_ROLE_IDS, type CourseDetail, type CourseRole } from '@learning-hub/core';
 import {
-  Alert,
   Badge,
   Button,
   Checkbox,
@@ -20,15 +19,16 @@ import { IconSearch, IconUserPlus } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { DateField } from '../../../components/date-field';
-import { fullName } from '../../../lib/format';
-import { courseRoleLabel, errorMessage, formatDate } from '../../../lib/classroom/course-format';
+import { displayName } from '../../../lib/format';
+import { courseRoleLabel, formatDate } from '../course-format';
 import {
   useCandidates,
   useParticipants,
   useRemoveParticipant,
   useSetParticipant,
   type Candidate,
-} from '../../../lib/classroom/courses-api';
+} from '../api/courses-api';
+import { QueryState, ErrorAlert } from '../../../components/query-state';
 
 interface Person {
   id: string;
@@ -36,8 +36,6 @@ interface Person {
   firstname: string;
   lastname: string;
 }
-
-const personName = (p: Person) => fullName(p) || p.username;
 
 /** A picked end date (YYYY-MM-DD) as the end of that day in the user's time zone; null for none. */
 export function endOfDayIso(date: string | null): string | null {
@@ -136,7 +134,7 @@ function AddPeopleModal({
                 notifications.show({
                   color: 'green',
                   title: 'Added',
-                  message: `${personName(chosen)} was added to ${course.title}.`,
+                  message: `${displayName(chosen)} was added to ${course.title}.`,
                 });
                 close();
               },
@@ -148,7 +146,7 @@ function AddPeopleModal({
           {chosen ? (
             <Group justify="space-between" wrap="nowrap">
               <Text>
-                {`Adding ${personName(chosen)} `}
+                {`Adding ${displayName(chosen)} `}
                 <Text span c="dimmed">{`(${chosen.username})`}</Text>
               </Text>
               <Button variant="subtle" size="xs" onClick={() => setChosen(null)}>
@@ -165,11 +163,7 @@ function AddPeopleModal({
                 onChange={(event) => setSearch(event.currentTarget.value)}
                 data-autofocus
               />
-              {candidates.isError && (
-                <Alert color="red" role="alert">
-                  {errorMessage(candidates.error)}
-                </Alert>
-              )}
+              {candidates.isError && <ErrorAlert error={candidates.error} />}
               {candidates.isPending && <Loader size="xs" aria-label="Searching" />}
               {candidates.data && candidates.data.length === 0 && (
                 <Text size="sm" c="dimmed">
@@ -190,10 +184,10 @@ function AddPeopleModal({
                         p="xs"
                         w="100%"
                         style={{ borderRadius: 'var(--mantine-radius-sm)' }}
-                        aria-label={`Choose ${personName(person)} (${person.username})`}
+                        aria-label={`Choose ${displayName(person)} (${person.username})`}
                       >
                         <Text size="sm">
-                          {personName(person)}{' '}
+                          {displayName(person)}{' '}
                           <Text span c="dimmed" size="sm">
                             {person.username}
                           </Text>
@@ -206,11 +200,7 @@ function AddPeopleModal({
             </Stack>
           )}
           <RolesAndEnd roles={roles} onRoles={setRoles} endDate={endDate} onEndDate={setEndDate} />
-          {save.isError && (
-            <Alert color="red" role="alert">
-              {errorMessage(save.error)}
-            </Alert>
-          )}
+          {save.isError && <ErrorAlert error={save.error} />}
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               Cancel
@@ -248,7 +238,7 @@ function EditParticipantModal({
     <Modal
       opened
       onClose={onClose}
-      title={`Roles of ${personName(member)}`}
+      title={`Roles of ${displayName(member)}`}
       centered
       closeButtonProps={{ 'aria-label': 'Close' }}
     >
@@ -263,11 +253,7 @@ function EditParticipantModal({
       >
         <Stack gap="md">
           <RolesAndEnd roles={roles} onRoles={setRoles} endDate={endDate} onEndDate={setEndDate} />
-          {save.isError && (
-            <Alert color="red" role="alert">
-              {errorMessage(save.error)}
-            </Alert>
-          )}
+          {save.isError && <ErrorAlert error={save.error} />}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel
@@ -302,13 +288,9 @@ function RemoveParticipantModal({
     >
       <Stack gap="md">
         <Text size="sm">
-          {`${personName(member)} loses every role in ${course.title}. Their work and grades are kept.`}
+          {`${displayName(member)} loses every role in ${course.title}. Their work and grades are kept.`}
         </Text>
-        {remove.isError && (
-          <Alert color="red" role="alert">
-            {errorMessage(remove.error)}
-          </Alert>
-        )}
+        {remove.isError && <ErrorAlert error={remove.error} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
@@ -346,12 +328,7 @@ export function ParticipantsTab({ course }: { course: CourseDetail }) {
           </Button>
         </Group>
       )}
-      {participants.isPending && <Loader size="sm" aria-label="Loading participants" />}
-      {participants.isError && (
-        <Alert color="red" role="alert">
-          {errorMessage(participants.error)}
-        </Alert>
-      )}
+      <QueryState query={participants} label="Loading participants" />
       {participants.data && (
         <Table.ScrollContainer minWidth={manage ? 720 : 560}>
           <Table verticalSpacing="sm" aria-label="Participants">
@@ -374,7 +351,7 @@ export function ParticipantsTab({ course }: { course: CourseDetail }) {
               {participants.data.map((member) => (
                 <Table.Tr key={member.id}>
                   <Table.Td>
-                    <Text size="sm">{personName(member)}</Text>
+                    <Text size="sm">{displayName(member)}</Text>
                     <Text size="xs" c="dimmed">
                       {member.username}
                     </Text>
@@ -395,7 +372,7 @@ export function ParticipantsTab({ course }: { course: CourseDetail }) {
                         <Progress
                           value={member.progress.percent}
                           w={80}
-                          aria-label={`Progress of ${personName(member)}`}
+                          aria-label={`Progress of ${displayName(member)}`}
                         />
                         <Text size="xs">{`${member.progress.percent}%`}</Text>
                       </Group>
@@ -410,7 +387,7 @@ export function ParticipantsTab({ course }: { course: CourseDetail }) {
                           size="xs"
                           variant="default"
                           onClick={() => setEditing(member)}
-                          aria-label={`Change roles of ${personName(member)}`}
+                          aria-label={`Change roles of ${displayName(member)}`}
                         >
                           Change
                         </Button>
@@ -419,7 +396,7 @@ export function ParticipantsTab({ course }: { course: CourseDetail }) {
                           variant="subtle"
                           color="red"
                           onClick={() => setRemoving(member)}
-                          aria-label={`Remove ${personName(member)}`}
+                          aria-label={`Remove ${displayName(member)}`}
                         >
                           Remove
                         </Button>

@@ -28,7 +28,8 @@ import { useState } from 'react';
 import { DateField } from '../../../components/date-field';
 import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
 import { uploadFile } from '../../../lib/upload';
-import { useDepartments } from '../api/creator-api';
+import { useDepartmentChoices } from '../../departments/api/departments-api';
+import { fieldErrors } from '../../../lib/form-errors';
 
 export interface BasicsValues {
   code: string;
@@ -95,17 +96,16 @@ export function validateBasics(values: BasicsValues): BasicsErrors {
   const errors: BasicsErrors = {};
   const parsed = CourseCreateSchema.safeParse(basicsToPayload(values));
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const field = issue.path[0];
+    for (const [field, message] of Object.entries(fieldErrors(parsed.error))) {
       const key: keyof BasicsValues | null =
         field === 'startsAt'
           ? 'startsOn'
           : field === 'endsAt'
             ? 'endsOn'
-            : typeof field === 'string' && field in values
+            : field in values
               ? (field as keyof BasicsValues)
               : null;
-      if (key && !errors[key]) errors[key] = issue.message;
+      if (key && !errors[key]) errors[key] = message;
     }
   }
   if (values.enrolmentMode === 'key' && !values.enrolmentKey.trim() && !errors.enrolmentKey) {
@@ -147,7 +147,7 @@ export function BasicsForm({
   coverUrl: string | null;
   disabled?: boolean;
 }) {
-  const departments = useDepartments();
+  const departments = useDepartmentChoices();
   const [upload, setUpload] = useState<{ progress: number; error: string | null } | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
 

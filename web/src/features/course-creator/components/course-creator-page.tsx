@@ -7,29 +7,14 @@
  * changes. An archived course shows only its publish step, where its editors restore it.
  */
 import type { CourseDetail, CourseUpdate } from '@learning-hub/core';
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Loader,
-  Modal,
-  Stack,
-  Stepper,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Badge, Button, Group, Stack, Stepper, Text, Title } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useBlocker, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
-import { CourseAssignments } from '../../../components/course-assignments';
-import { forbiddenReason } from '../../../lib/access-denial';
-import {
-  COURSE_STATE_COLORS,
-  COURSE_STATE_LABELS,
-  coursePath,
-} from '../../../lib/classroom/course-format';
-import { useCourse, useCreateCourse, useUpdateCourse } from '../../../lib/classroom/courses-api';
+import { CourseAssignments } from '../../classroom/components/course-assignments';
+
+import { COURSE_STATE_COLORS, COURSE_STATE_LABELS } from '../../classroom/course-format';
+import { useCourse, useCreateCourse, useUpdateCourse } from '../../classroom/api/courses-api';
 import {
   BasicsForm,
   basicsFromCourse,
@@ -45,6 +30,9 @@ import { PublishStep } from './publish-step';
 import { SaveStatus } from './save-status';
 import { StructureStep } from './structure-step';
 import { useAutosave } from './use-autosave';
+import { LeaveGuard } from '../../../components/leave-guard';
+import { href } from '../../../lib/links';
+import { QueryState, ErrorAlert } from '../../../components/query-state';
 
 const STEPS = ['Basics', 'Structure', 'Lessons', 'Assignments', 'Publish'] as const;
 
@@ -61,44 +49,6 @@ export function CourseCreatorPage() {
       <Title order={1}>Course Creator</Title>
       {courseId ? <CourseLoader key={courseId} courseId={courseId} /> : <CreateDraft />}
     </Stack>
-  );
-}
-
-/** Warns before leaving (another page, or closing the tab) while something is not saved. */
-function LeaveGuard({ dirty }: { dirty: boolean }) {
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) =>
-      dirty && currentLocation.pathname !== nextLocation.pathname,
-  );
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      event.returnValue = '';
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
-  return (
-    <Modal
-      opened={blocker.state === 'blocked'}
-      onClose={() => blocker.reset?.()}
-      title="Leave without saving?"
-      centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
-      <Stack gap="md">
-        <Text size="sm">Some changes are not saved yet. If you leave now, they are lost.</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => blocker.reset?.()}>
-            Stay on this page
-          </Button>
-          <Button color="red.9" onClick={() => blocker.proceed?.()}>
-            Leave
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
   );
 }
 
@@ -149,11 +99,7 @@ function CreateDraft() {
                     coverUrl={null}
                     onChange={(patch) => setValues((v) => ({ ...v, ...patch }))}
                   />
-                  {create.isError && (
-                    <Alert color="red" role="alert">
-                      {create.error.message}
-                    </Alert>
-                  )}
+                  {create.isError && <ErrorAlert error={create.error} />}
                   <Group>
                     <Button type="submit" loading={create.isPending}>
                       Create draft
@@ -171,14 +117,15 @@ function CreateDraft() {
 
 function CourseLoader({ courseId }: { courseId: string }) {
   const course = useCourse(courseId);
-  if (course.isLoading) return <Loader aria-label="Loading the course" />;
-  const refused = forbiddenReason(course.error);
-  if (refused) return <AccessDeniedRedirect page="this course" reason={refused} />;
-  if (course.isError || !course.data) {
+  if (course.isPending || course.isError) {
     return (
-      <Alert color="red" role="alert">
-        {`Couldn't load the course: ${course.error?.message ?? 'not found'}`}
-      </Alert>
+      <QueryState
+        query={course}
+        label="Loading the course"
+        size="page"
+        denied={{ page: 'this course' }}
+        errorTitle="Couldn't load the course"
+      />
     );
   }
   if (course.data.viewer.canRestore) return <ArchivedCourse course={course.data} />;
@@ -188,7 +135,7 @@ function CourseLoader({ courseId }: { courseId: string }) {
       <AccessDeniedRedirect
         page="Course Creator"
         reason={NOT_AN_EDITOR}
-        to={coursePath(courseId)}
+        to={href('course', { courseId })}
       />
     );
   }

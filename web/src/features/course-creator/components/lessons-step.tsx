@@ -6,9 +6,10 @@ import { LessonUpdateSchema, type CourseDetail, type Lesson } from '@learning-hu
 import { Alert, Loader, NumberInput, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
-import { useLesson, useUpdateLesson, type LessonInput } from '../../../lib/classroom/courses-api';
+import { useLesson, useUpdateLesson, type LessonInput } from '../../classroom/api/courses-api';
 import { SaveStatus } from './save-status';
 import { useAutosave } from './use-autosave';
+import { fieldErrors, firstError } from '../../../lib/form-errors';
 
 export function LessonsStep({
   course,
@@ -100,13 +101,9 @@ function LessonEditor({
     setValues(next);
     const parsed = LessonUpdateSchema.safeParse(next);
     if (!parsed.success) {
-      const found: Partial<Record<keyof LessonValues, string>> = {};
-      for (const issue of parsed.error.issues) {
-        const key = issue.path[0] as keyof LessonValues;
-        found[key] ??= issue.message;
-      }
+      const found = fieldErrors(parsed.error);
       setErrors(found);
-      autosave.invalid(parsed.error.issues[0]?.message ?? 'Check the lesson');
+      autosave.invalid(firstError(found) ?? 'Check the lesson');
       return;
     }
     setErrors({});

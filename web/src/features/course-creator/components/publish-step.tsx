@@ -24,14 +24,13 @@ import { IconArrowRight, IconCheck, IconX } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { RichTextView } from '../../../components/rich-text/rich-text-view';
-import {
-  COURSE_STATE_COLORS,
-  COURSE_STATE_LABELS,
-  coursePath,
-} from '../../../lib/classroom/course-format';
-import { useCopyCourse } from '../../../lib/classroom/courses-api';
+import { COURSE_STATE_COLORS, COURSE_STATE_LABELS } from '../../classroom/course-format';
+import { useCopyCourse } from '../../classroom/api/courses-api';
 import { useLessons } from '../api/creator-api';
 import { outlineFromSections } from './outline-order';
+import { fieldErrors } from '../../../lib/form-errors';
+import { href } from '../../../lib/links';
+import { ErrorAlert } from '../../../components/query-state';
 
 export interface CheckItem {
   label: string;
@@ -157,7 +156,7 @@ export function PublishStep({
           <Button
             ref={viewCourse}
             component={Link}
-            to={coursePath(course.id)}
+            to={href('course', { courseId: course.id })}
             rightSection={<IconArrowRight size={16} aria-hidden="true" />}
           >
             View course
@@ -281,12 +280,8 @@ function CopyModal({
   function submit() {
     const parsed = CourseCopySchema.safeParse({ code, title });
     if (!parsed.success) {
-      const found: { code?: string; title?: string } = {};
-      for (const issue of parsed.error.issues) {
-        const key = issue.path[0] as 'code' | 'title';
-        found[key] ??= issue.message;
-      }
-      setErrors(found);
+      const found = fieldErrors(parsed.error);
+      setErrors({ code: found.code, title: found.title });
       return;
     }
     setErrors({});
@@ -336,11 +331,7 @@ function CopyModal({
             error={errors.title}
             onChange={(e) => setTitle(e.currentTarget.value)}
           />
-          {copy.isError && (
-            <Alert color="red" role="alert">
-              {copy.error.message}
-            </Alert>
-          )}
+          {copy.isError && <ErrorAlert error={copy.error} />}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel

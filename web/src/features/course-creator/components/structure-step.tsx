@@ -55,7 +55,7 @@ import {
   useReorderOutline,
   useUpdateLesson,
   useUpdateSection,
-} from '../../../lib/classroom/courses-api';
+} from '../../classroom/api/courses-api';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import {
   arrayMove,
@@ -69,6 +69,7 @@ import {
   type OutlineLesson,
   type OutlineSection,
 } from './outline-order';
+import { fieldErrors, firstError } from '../../../lib/form-errors';
 
 const sectionKey = (id: string) => `section:${id}`;
 const lessonKey = (id: string) => `lesson:${id}`;
@@ -86,7 +87,7 @@ function checkTitle(schema: typeof SECTION_TITLE, value: string) {
   const parsed = schema.safeParse(value);
   return parsed.success
     ? { title: parsed.data, error: null }
-    : { title: null, error: parsed.error.issues[0]?.message ?? 'Enter a title' };
+    : { title: null, error: firstError(fieldErrors(parsed.error)) ?? 'Enter a title' };
 }
 
 type Pending =

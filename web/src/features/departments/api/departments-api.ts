@@ -15,6 +15,7 @@ import {
 } from '@learning-hub/core';
 import {
   keepPreviousData,
+  queryOptions,
   useMutation,
   useQuery,
   useQueryClient,
@@ -22,8 +23,8 @@ import {
 } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '../../../lib/api-client';
+import { queryString } from '../../../lib/query-string';
 import { USER_QUERY_PREFIX } from '../../../lib/auth/auth-context';
-import { courseKeys } from '../../../lib/classroom/courses-api';
 import { DEPARTMENT_ROUTE } from '../../../lib/departments/department-links';
 import { renamedRouteParam } from '../../../lib/route-params';
 
@@ -57,25 +58,37 @@ export interface MemberListParams {
 const enc = encodeURIComponent;
 const departmentPath = (id: string) => `/api/departments/${enc(id)}`;
 
-/** `?a=1&b=x` from the defined, non-empty values (or '' when there are none). */
-function queryString(params: Readonly<Record<string, unknown>>): string {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
-    if (value === undefined || value === null || value === '' || value === false) continue;
-    search.set(key, String(value));
-  }
-  const text = search.toString();
-  return text ? `?${text}` : '';
-}
-
-/** GET /api/departments (`archived`: admins see archived ones too). */
-export function useDepartments(archived: boolean) {
-  return useQuery({
+/**
+ * GET /api/departments (`archived`: admins see archived ones too): the one query of the list, for
+ * every area that shows or picks departments, so one change refreshes them all.
+ */
+export function departmentsQuery(archived = false) {
+  return queryOptions({
     queryKey: departmentKeys.list(archived),
     queryFn: ({ signal }) =>
       api.get(`/api/departments${queryString({ archived })}`, DepartmentListSchema, { signal }),
+  });
+}
+
+/** The departments page's list. */
+export function useDepartments(archived: boolean) {
+  return useQuery({
+    ...departmentsQuery(archived),
     select: (list) => list.departments,
     placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * The departments the user may see, for a picker or a filter (department.view in any context);
+ * nothing is asked while `enabled` is false.
+ */
+export function useDepartmentChoices(enabled = true) {
+  return useQuery({
+    ...departmentsQuery(),
+    select: (list) => list.departments,
+    staleTime: 60_000,
+    enabled,
   });
 }
 
@@ -118,12 +131,9 @@ export function useCandidates(id: string, search: string) {
   });
 }
 
-/** What a change to departments makes stale: every list of them (this area's and the classroom's). */
+/** What a change to departments makes stale: every list of them (every area reads the same one). */
 function invalidateLists(queryClient: QueryClient) {
-  return Promise.all([
-    queryClient.invalidateQueries({ queryKey: departmentKeys.lists }),
-    queryClient.invalidateQueries({ queryKey: courseKeys.departments }),
-  ]);
+  return queryClient.invalidateQueries({ queryKey: departmentKeys.lists });
 }
 
 /** POST /api/departments (admins) → the new department. */

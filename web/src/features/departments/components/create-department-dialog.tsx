@@ -6,8 +6,10 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
 import { isClientError } from '../../../lib/api-client';
-import { departmentPath } from '../../../lib/departments/department-links';
+
 import { useCreateDepartment } from '../api/departments-api';
+import { fieldErrors } from '../../../lib/form-errors';
+import { href } from '../../../lib/links';
 
 export function CreateDepartmentDialog({ opened, onClose }: { opened: boolean; onClose(): void }) {
   return (
@@ -35,9 +37,8 @@ function CreateForm({ onClose }: { onClose(): void }) {
   function submit() {
     const parsed = DepartmentCreateSchema.safeParse({ name, description });
     if (!parsed.success) {
-      const issue = (field: string) =>
-        parsed.error.issues.find((i) => i.path[0] === field)?.message;
-      setErrors({ name: issue('name'), description: issue('description') });
+      const found = fieldErrors(parsed.error);
+      setErrors({ name: found.name, description: found.description });
       return;
     }
     setErrors({});
@@ -48,7 +49,7 @@ function CreateForm({ onClose }: { onClose(): void }) {
           color: 'green',
           message: `The department ${department.name} was created.`,
         });
-        void navigate(departmentPath(department));
+        void navigate(href('department', { deptName: department.slug ?? department.id }));
       },
     });
   }

@@ -12,8 +12,11 @@ import { useNavigate } from 'react-router';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
 import { isClientError } from '../../../lib/api-client';
-import { departmentPath } from '../../../lib/departments/department-links';
+
 import { useUpdateDepartment } from '../api/departments-api';
+import { fieldErrors, firstError } from '../../../lib/form-errors';
+import { href } from '../../../lib/links';
+import { ErrorAlert } from '../../../components/query-state';
 
 interface DialogProps {
   department: DepartmentDetail;
@@ -43,7 +46,7 @@ function DescriptionForm({ department, onClose }: Omit<DialogProps, 'opened'>) {
   function submit() {
     const parsed = DepartmentUpdateSchema.safeParse({ description });
     if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'The description cannot be saved');
+      setError(firstError(fieldErrors(parsed.error)) ?? 'The description cannot be saved');
       return;
     }
     setError(null);
@@ -74,11 +77,7 @@ function DescriptionForm({ department, onClose }: Omit<DialogProps, 'opened'>) {
           error={error}
           minHeight="10rem"
         />
-        {update.isError && (
-          <Alert color="red" role="alert">
-            {update.error.message}
-          </Alert>
-        )}
+        {update.isError && <ErrorAlert error={update.error} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
@@ -116,10 +115,7 @@ function RenameForm({ department, onClose }: Omit<DialogProps, 'opened'>) {
 
   function submit() {
     const parsed = DepartmentUpdateSchema.safeParse({ name });
-    const issue = parsed.success
-      ? undefined
-      : parsed.error.issues.find((i) => i.path[0] === 'name')?.message;
-    setNameError(issue ?? null);
+    setNameError(parsed.success ? null : (fieldErrors(parsed.error).name ?? null));
     if (!parsed.success || !parsed.data.name) return;
     if (parsed.data.name === department.name) {
       onClose();
@@ -134,7 +130,9 @@ function RenameForm({ department, onClose }: Omit<DialogProps, 'opened'>) {
             color: 'green',
             message: `The department is now called ${renamed.name}.`,
           });
-          void navigate(departmentPath(renamed), { replace: true });
+          void navigate(href('department', { deptName: renamed.slug ?? renamed.id }), {
+            replace: true,
+          });
         },
       },
     );

@@ -1,6 +1,5 @@
 /** Words, dates and excerpts of the department pages. */
 import dayjs from 'dayjs';
-import { fullName } from '../../../lib/format';
 
 const ROLE_LABELS: Readonly<Record<string, string>> = {
   'department-manager': 'Manager',
@@ -36,16 +35,6 @@ export function endOfDayIso(day: string | null): string | null {
 /** The day (YYYY-MM-DD) an instant falls on where the user is; null for none. */
 export function dayOf(iso: string | null): string | null {
   return iso ? dayjs(iso).format('YYYY-MM-DD') : null;
-}
-
-/** A person's name, or their username when they have none. */
-export function personName(person: { firstname: string; lastname: string; username: string }) {
-  return fullName(person) || person.username;
-}
-
-/** `1 member`, `12 members`. */
-export function countText(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 const BLOCK_END = /<\/(?:p|h[1-6]|li|div|tr|td|th|blockquote|pre)>|<br\s*\/?>/gi;

@@ -6,14 +6,12 @@
  */
 import type { DepartmentDetail } from '@learning-hub/core';
 import {
-  Alert,
   Anchor,
   Badge,
   Breadcrumbs,
   Button,
   Group,
   List,
-  Loader,
   Paper,
   Progress,
   Stack,
@@ -23,37 +21,34 @@ import {
 import { IconArchive, IconArchiveOff, IconEdit, IconPencil } from '@tabler/icons-react';
 import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
+
 import { RichTextView } from '../../../components/rich-text/rich-text-view';
-import { forbiddenReason } from '../../../lib/access-denial';
+
 import { useRouteParam } from '../../../lib/route-params';
 import { useDepartment, useMembers } from '../api/departments-api';
 import { ArchiveDialog, EditDescriptionDialog, RenameDialog } from './department-dialogs';
-import { countText, formatDay, untilText } from './department-format';
+import { formatDay, untilText } from './department-format';
 import { MembersSection } from './members-section';
+import { QueryState } from '../../../components/query-state';
+import { countText } from '../../../lib/format';
+import { href } from '../../../lib/links';
 
 type Dialog = 'description' | 'rename' | 'archive' | null;
-
-const enc = encodeURIComponent;
 
 export function DepartmentPage() {
   const departmentId = useRouteParam('deptName');
   const department = useDepartment(departmentId);
 
-  if (department.isPending) return <Loader aria-label="Loading the department" />;
-  const refused = forbiddenReason(department.error);
-  if (refused) return <AccessDeniedRedirect page="this department" reason={refused} />;
-  if (department.isError) {
+  if (department.isPending || department.isError) {
     return (
-      <Stack gap="md">
-        <Title order={1}>Department</Title>
-        <Alert color="red" role="alert">
-          {department.error.message}
-        </Alert>
-        <Anchor component={Link} to="/departments">
-          Back to the departments
-        </Anchor>
-      </Stack>
+      <QueryState
+        query={department}
+        label="Loading the department"
+        size="page"
+        denied={{ page: 'this department' }}
+        heading="Department"
+        back={{ to: '/departments', label: 'Back to the departments' }}
+      />
     );
   }
   return <DepartmentView department={department.data} />;
@@ -175,7 +170,7 @@ function DepartmentView({ department }: { department: DepartmentDetail }) {
         action={
           <Anchor
             component={Link}
-            to={`/library?scope=department&department=${enc(department.id)}`}
+            to={href('library', { scope: 'department', department: department.id })}
             size="sm"
           >
             {`See all (${department.library.total})`}
@@ -187,7 +182,7 @@ function DepartmentView({ department }: { department: DepartmentDetail }) {
       <Section
         title="Wiki"
         action={
-          <Anchor component={Link} to={wikiSpacePath(department.wiki.spaceKey)} size="sm">
+          <Anchor component={Link} to={href('wiki', { space: department.wiki.spaceKey })} size="sm">
             Open the space
           </Anchor>
         }
@@ -218,11 +213,6 @@ function DepartmentView({ department }: { department: DepartmentDetail }) {
       )}
     </Stack>
   );
-}
-
-/** The wiki's list of one space (`department:<id>`; the colon needs no escaping in a query). */
-function wikiSpacePath(spaceKey: string): string {
-  return `/wiki?space=${enc(spaceKey).replaceAll('%3A', ':')}`;
 }
 
 /** The managers in force, with the day each one's role ends. */
@@ -265,7 +255,7 @@ function Courses({ department }: { department: DepartmentDetail }) {
             <Stack gap={6}>
               <Anchor
                 component={Link}
-                to={`/classroom/${enc(course.id)}`}
+                to={href('course', { courseId: course.id })}
                 fw={500}
                 style={{ overflowWrap: 'anywhere' }}
               >
@@ -301,7 +291,7 @@ function LibraryItems({ department }: { department: DepartmentDetail }) {
     <List spacing={4} aria-label="Newest library items">
       {items.map((item) => (
         <List.Item key={item.id}>
-          <Anchor component={Link} to={`/library/${enc(item.id)}`}>
+          <Anchor component={Link} to={href('libraryItem', { itemId: item.id })}>
             {item.title}
           </Anchor>
           <Text span c="dimmed" size="sm">{` · ${formatDay(item.updatedAt)}`}</Text>
@@ -322,7 +312,7 @@ function WikiPages({ department }: { department: DepartmentDetail }) {
         <List spacing={4} aria-label="Newest wiki pages">
           {pages.map((page) => (
             <List.Item key={page.id}>
-              <Anchor component={Link} to={`/wiki/pages/${enc(page.id)}`}>
+              <Anchor component={Link} to={href('wikiPage', { pageId: page.id })}>
                 {page.title}
               </Anchor>
               <Text span c="dimmed" size="sm">{` · ${formatDay(page.updatedAt)}`}</Text>

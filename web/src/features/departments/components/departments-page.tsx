@@ -6,13 +6,11 @@
 import type { z } from 'zod';
 import type { DepartmentSchema } from '@learning-hub/core';
 import {
-  Alert,
   Anchor,
   Badge,
   Button,
   Card,
   Group,
-  Loader,
   SimpleGrid,
   Stack,
   Switch,
@@ -23,11 +21,14 @@ import { IconPlus, IconUsers } from '@tabler/icons-react';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { useCan } from '../../../lib/auth/use-can';
-import { departmentPath } from '../../../lib/departments/department-links';
+
 import { useFilterParams } from '../../../lib/use-filter-params';
 import { useDepartments } from '../api/departments-api';
 import { CreateDepartmentDialog } from './create-department-dialog';
-import { countText, plainExcerpt } from './department-format';
+import { plainExcerpt } from './department-format';
+import { QueryState } from '../../../components/query-state';
+import { countText } from '../../../lib/format';
+import { href } from '../../../lib/links';
 
 type Department = z.infer<typeof DepartmentSchema>;
 
@@ -64,12 +65,7 @@ export function DepartmentsPage() {
           }
         />
       )}
-      {list.isPending && <Loader size="sm" aria-label="Loading the departments" />}
-      {list.isError && (
-        <Alert color="red" role="alert">
-          {list.error.message}
-        </Alert>
-      )}
+      <QueryState query={list} label="Loading the departments" />
       {list.data &&
         (list.data.length === 0 ? (
           <Text c="dimmed" ta="center" py="xl">
@@ -98,7 +94,11 @@ function DepartmentCard({ department }: { department: Department }) {
       <Stack gap="xs">
         <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
           <Title order={2} size="h4" id={titleId} style={{ overflowWrap: 'anywhere' }}>
-            <Anchor component={Link} to={departmentPath(department)} inherit>
+            <Anchor
+              component={Link}
+              to={href('department', { deptName: department.slug ?? department.id })}
+              inherit
+            >
               {department.name}
             </Anchor>
           </Title>

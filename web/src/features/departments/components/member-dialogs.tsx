@@ -9,7 +9,6 @@ import type {
   DepartmentMember,
 } from '@learning-hub/core';
 import {
-  Alert,
   Badge,
   Button,
   Group,
@@ -36,7 +35,9 @@ import {
   useUpdateMember,
   type DepartmentRole,
 } from '../api/departments-api';
-import { dayOf, endOfDayIso, personName } from './department-format';
+import { dayOf, endOfDayIso } from './department-format';
+import { displayName } from '../../../lib/format';
+import { ErrorAlert } from '../../../components/query-state';
 
 type Candidate = z.infer<typeof DepartmentCandidateListSchema>['people'][number];
 
@@ -157,11 +158,7 @@ function AddMemberForm({ department, onClose }: { department: DepartmentDetail; 
               onChange={(event) => setSearch(event.currentTarget.value)}
               data-autofocus
             />
-            {candidates.isError && (
-              <Alert color="red" role="alert">
-                {candidates.error.message}
-              </Alert>
-            )}
+            {candidates.isError && <ErrorAlert error={candidates.error} />}
             {debounced !== '' && candidates.isPending && (
               <Loader size="xs" aria-label="Searching" />
             )}
@@ -212,11 +209,7 @@ function AddMemberForm({ department, onClose }: { department: DepartmentDetail; 
           </Stack>
         )}
         <RoleAndEnd role={role} onRole={setRole} endDate={endDate} onEndDate={setEndDate} />
-        {add.isError && (
-          <Alert color="red" role="alert">
-            {add.error.message}
-          </Alert>
-        )}
+        {add.isError && <ErrorAlert error={add.error} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
@@ -247,7 +240,7 @@ export function EditMemberDialog({
   const [role, setRole] = useState<DepartmentRole>(currentRole(member));
   const [endDate, setEndDate] = useState<string | null>(dayOf(member.expiresAt));
   const update = useUpdateMember(department.id, member.id);
-  const name = personName(member);
+  const name = displayName(member);
   return (
     <Modal
       opened
@@ -280,11 +273,7 @@ export function EditMemberDialog({
             </Text>
           )}
           <RoleAndEnd role={role} onRole={setRole} endDate={endDate} onEndDate={setEndDate} />
-          {update.isError && (
-            <Alert color="red" role="alert">
-              {update.error.message}
-            </Alert>
-          )}
+          {update.isError && <ErrorAlert error={update.error} />}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel
@@ -309,7 +298,7 @@ export function RemoveMemberDialog({
   onClose(): void;
 }) {
   const remove = useRemoveMember(department.id, member.id);
-  const name = personName(member);
+  const name = displayName(member);
   return (
     <ConfirmModal
       opened

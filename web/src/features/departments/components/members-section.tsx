@@ -4,7 +4,7 @@
  * archived): adding people, changing a member's role and end date, removing one.
  */
 import type { DepartmentDetail, DepartmentMember } from '@learning-hub/core';
-import { Alert, Badge, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -12,8 +12,10 @@ import { DataList, type DataListColumn } from '../../../components/data-list';
 import { Pager } from '../../../components/pager';
 import { useFilterParams } from '../../../lib/use-filter-params';
 import { MEMBERS_PAGE_SIZE, useMembers } from '../api/departments-api';
-import { countText, personName, roleLabels, untilText } from './department-format';
+import { roleLabels, untilText } from './department-format';
 import { AddMemberDialog, EditMemberDialog, RemoveMemberDialog } from './member-dialogs';
+import { QueryState } from '../../../components/query-state';
+import { displayName, countText } from '../../../lib/format';
 
 type Dialog =
   | { kind: 'add' }
@@ -81,12 +83,7 @@ export function MembersSection({
           </Button>
         )}
       </Group>
-      {members.isPending && <Loader size="sm" aria-label="Loading the members" />}
-      {members.isError && (
-        <Alert color="red" role="alert">
-          {members.error.message}
-        </Alert>
-      )}
+      <QueryState query={members} label="Loading the members" />
       {data && (
         <>
           <Group justify="space-between">
@@ -165,7 +162,7 @@ function RoleBadges({ member }: { member: DepartmentMember }) {
 }
 
 function MemberActions({ member, actions }: { member: DepartmentMember; actions: RowActions }) {
-  const name = personName(member);
+  const name = displayName(member);
   return (
     <Group gap="xs" wrap="nowrap">
       <Button
@@ -190,7 +187,7 @@ function MemberActions({ member, actions }: { member: DepartmentMember; actions:
 }
 
 const MEMBER_COLUMNS: DataListColumn<DepartmentMember>[] = [
-  { header: 'Name', cell: personName, card: 'title' },
+  { header: 'Name', cell: displayName, card: 'title' },
   { header: 'Role', cell: (member) => <RoleBadges member={member} />, card: 'aside' },
   { header: 'Username', cell: (member) => member.username, card: 'subtitle' },
   { header: 'Membership', cell: (member) => SOURCE_LABELS[member.source], card: 'meta' },

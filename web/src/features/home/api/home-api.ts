@@ -1,5 +1,5 @@
 /**
- * What the start page asks besides the learning overview (lib/classroom/courses-api.ts): the
+ * What the start page asks besides the learning overview (features/classroom/api/courses-api.ts): the
  * latest failed sign-ins, for those who may open the admin area (the server refuses everyone
  * else).
  */

@@ -8,7 +8,7 @@ import { IconChevronRight } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { ADMIN_SECTIONS } from '../../../lib/admin-sections';
 import { AUTH_METHOD_LABELS } from '../../../lib/auth/auth-method';
-import { errorMessage } from '../../../lib/classroom/course-format';
+import { errorMessage } from '../../classroom/course-format';
 import { formatDateTime } from '../../../lib/format';
 import { EmptyText, HomeSection, PlainList } from './home-section';
 

@@ -5,8 +5,9 @@ import { Link } from 'react-router';
 import { ContinueCard } from '../../../components/continue-card';
 import { CourseCard } from '../../../components/course-card';
 import { DueList } from '../../../components/due-list';
-import { coursePath, formatDate } from '../../../lib/classroom/course-format';
+import { formatDate } from '../../classroom/course-format';
 import { EmptyText, HomeSection, PlainList } from './home-section';
+import { href } from '../../../lib/links';
 
 /** How many of the learner's courses the start page shows. */
 export const HOME_COURSES_SHOWN = 6;
@@ -20,7 +21,7 @@ function RecentGrades({ grades }: { grades: LearningOverview['recentGrades'] }) 
         <li key={`${g.courseId}/${g.assignmentId}`}>
           <Group justify="space-between" wrap="nowrap" align="flex-start" gap="sm">
             <Stack gap={0} style={{ minWidth: 0 }}>
-              <Anchor component={Link} to={coursePath(g.courseId, 'grades')}>
+              <Anchor component={Link} to={href('course', { courseId: g.courseId, tab: 'grades' })}>
                 {g.assignmentTitle}
               </Anchor>
               <Text size="xs" c="dimmed">

@@ -6,15 +6,10 @@
 import type { LearningOverview } from '@learning-hub/core';
 import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import {
-  assignmentPath,
-  COURSE_STATE_COLORS,
-  COURSE_STATE_LABELS,
-  coursePath,
-  graderPath,
-} from '../../../lib/classroom/course-format';
+import { COURSE_STATE_COLORS, COURSE_STATE_LABELS } from '../../classroom/course-format';
 import { formatDateTime } from '../../../lib/format';
 import { count, EmptyText, HomeSection, PlainList } from './home-section';
+import { href } from '../../../lib/links';
 
 function ToGrade({ items }: { items: LearningOverview['toGrade'] }) {
   if (items.length === 0) return <EmptyText>Nothing waits for a grade.</EmptyText>;
@@ -26,7 +21,11 @@ function ToGrade({ items }: { items: LearningOverview['toGrade'] }) {
             <Stack gap={0} style={{ minWidth: 0 }}>
               <Anchor
                 component={Link}
-                to={graderPath(item.courseId, item.assignmentId, item.firstSubmissionId)}
+                to={href('grader', {
+                  courseId: item.courseId,
+                  assignmentId: item.assignmentId,
+                  submission: item.firstSubmissionId,
+                })}
               >
                 {item.assignmentTitle}
               </Anchor>
@@ -54,7 +53,11 @@ function RecentHandIns({ items }: { items: LearningOverview['recentHandIns'] }) 
             <Group justify="space-between" wrap="wrap" gap={4} align="baseline">
               <Anchor
                 component={Link}
-                to={graderPath(h.courseId, h.assignmentId, h.submissionId)}
+                to={href('grader', {
+                  courseId: h.courseId,
+                  assignmentId: h.assignmentId,
+                  submission: h.submissionId,
+                })}
                 style={{ minWidth: 0 }}
               >
                 {`${h.learnerName}: ${h.assignmentTitle}`}
@@ -101,7 +104,7 @@ function TaughtCourses({ courses }: { courses: LearningOverview['teaching'] }) {
         <li key={c.courseId}>
           <Paper withBorder p="md" h="100%">
             <Stack gap={4}>
-              <Anchor component={Link} to={coursePath(c.courseId)} fw={600}>
+              <Anchor component={Link} to={href('course', { courseId: c.courseId })} fw={600}>
                 {c.courseTitle}
               </Anchor>
               <Group gap={6} wrap="wrap">
@@ -117,7 +120,11 @@ function TaughtCourses({ courses }: { courses: LearningOverview['teaching'] }) {
               <Group gap="md" wrap="wrap">
                 <Text size="sm">{count(c.learners, 'learner', 'learners')}</Text>
                 {c.toGrade > 0 ? (
-                  <Anchor component={Link} to={coursePath(c.courseId, 'assignments')} size="sm">
+                  <Anchor
+                    component={Link}
+                    to={href('course', { courseId: c.courseId, tab: 'assignments' })}
+                    size="sm"
+                  >
                     {`${c.toGrade} to grade`}
                   </Anchor>
                 ) : (
@@ -142,7 +149,10 @@ function TeachingDue({ items }: { items: LearningOverview['teachingDue'] }) {
         <li key={d.assignmentId}>
           <Group justify="space-between" wrap="wrap" gap={4} align="flex-start">
             <Stack gap={0} style={{ minWidth: 0 }}>
-              <Anchor component={Link} to={assignmentPath(d.courseId, d.assignmentId)}>
+              <Anchor
+                component={Link}
+                to={href('assignment', { courseId: d.courseId, assignmentId: d.assignmentId })}
+              >
                 {d.assignmentTitle}
               </Anchor>
               <Text size="xs" c="dimmed">

@@ -1,17 +1,5 @@
 import type { LearningOverview } from '@learning-hub/core';
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Group,
-  Loader,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ContinueCard } from '../../../components/continue-card';
@@ -20,11 +8,11 @@ import { DueList } from '../../../components/due-list';
 import {
   COURSE_STATE_COLORS,
   COURSE_STATE_LABELS,
-  coursePath,
-  errorMessage,
   formatDate,
-} from '../../../lib/classroom/course-format';
-import { useLearningOverview } from '../../../lib/classroom/courses-api';
+} from '../../classroom/course-format';
+import { useLearningOverview } from '../../classroom/api/courses-api';
+import { QueryState } from '../../../components/query-state';
+import { href } from '../../../lib/links';
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -69,7 +57,10 @@ function RecentGrades({ grades }: { grades: LearningOverview['recentGrades'] }) 
                 {`${g.points} / ${g.maxPoints}`}
               </Table.Td>
               <Table.Td>
-                <Anchor component={Link} to={coursePath(g.courseId, 'grades')}>
+                <Anchor
+                  component={Link}
+                  to={href('course', { courseId: g.courseId, tab: 'grades' })}
+                >
                   {g.courseTitle}
                 </Anchor>
               </Table.Td>
@@ -102,7 +93,7 @@ function Teaching({ courses }: { courses: LearningOverview['teaching'] }) {
           {courses.map((c) => (
             <Table.Tr key={c.courseId}>
               <Table.Td>
-                <Anchor component={Link} to={coursePath(c.courseId)}>
+                <Anchor component={Link} to={href('course', { courseId: c.courseId })}>
                   {c.courseTitle}
                 </Anchor>
                 <Text size="xs" c="dimmed">
@@ -119,7 +110,7 @@ function Teaching({ courses }: { courses: LearningOverview['teaching'] }) {
                 {c.toGrade > 0 ? (
                   <Anchor
                     component={Link}
-                    to={coursePath(c.courseId, 'assignments')}
+                    to={href('course', { courseId: c.courseId, tab: 'assignments' })}
                     aria-label={`${c.toGrade} to grade in ${c.courseTitle}`}
                   >
                     {c.toGrade}
@@ -143,12 +134,7 @@ export function LearningPage() {
   return (
     <Stack gap="lg">
       <Title order={1}>Learning Management</Title>
-      {overview.isPending && <Loader size="sm" aria-label="Loading your learning" />}
-      {overview.isError && (
-        <Alert color="red" role="alert">
-          {errorMessage(overview.error)}
-        </Alert>
-      )}
+      <QueryState query={overview} label="Loading your learning" />
       {data && (
         <>
           <ContinueCard overview={data} id="learning-continue" />

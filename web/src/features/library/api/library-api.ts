@@ -21,6 +21,7 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryString } from '../../../lib/query-string';
 import { USER_QUERY_PREFIX } from '../../../lib/auth/auth-context';
 
 const ROOT = [USER_QUERY_PREFIX, 'library'] as const;
@@ -56,17 +57,6 @@ export interface LibraryListParams {
 
 const enc = encodeURIComponent;
 export const itemPath = (itemId: string) => `/api/library/items/${enc(itemId)}`;
-
-/** `?a=1&b=x` from the defined, non-empty values (or '' when there are none). */
-export function queryString(params: Readonly<Record<string, unknown>>): string {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
-    if (value === undefined || value === null || value === '' || value === false) continue;
-    search.set(key, String(value));
-  }
-  const text = search.toString();
-  return text ? `?${text}` : '';
-}
 
 /** GET /api/library/items. */
 export function useLibraryList(params: LibraryListParams) {

@@ -1,6 +1,6 @@
 /** Categories (library.manage): add, rename and delete; the server's refusals show as they are. */
 import type { LibraryCategory } from '@learning-hub/core';
-import { ActionIcon, Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { IconCheck, IconPencil, IconTrash, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmModal } from '../../../components/confirm-modal';
@@ -10,7 +10,8 @@ import {
   useLibraryCategories,
   useRenameCategory,
 } from '../api/library-api';
-import { countText } from './library-format';
+import { countText } from '../../../lib/format';
+import { ErrorAlert } from '../../../components/query-state';
 
 export function CategoriesDialog({ opened, onClose }: { opened: boolean; onClose(): void }) {
   const categories = useLibraryCategories(opened);
@@ -63,11 +64,7 @@ export function CategoriesDialog({ opened, onClose }: { opened: boolean; onClose
               </Button>
             </Group>
           </form>
-          {categories.isError && (
-            <Alert color="red" role="alert">
-              {categories.error.message}
-            </Alert>
-          )}
+          {categories.isError && <ErrorAlert error={categories.error} />}
           {categories.data?.length === 0 && (
             <Text size="sm" c="dimmed">
               There are no categories yet. Add one above; items can then be filed under it.

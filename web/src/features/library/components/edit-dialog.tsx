@@ -1,6 +1,6 @@
 /** Editing an item: title, description (rich text), a link's address, scope, category and tags. */
 import { LibraryItemUpdateSchema, type LibraryItem } from '@learning-hub/core';
-import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
@@ -13,6 +13,8 @@ import {
   type ItemFieldErrors,
   type ItemFieldValues,
 } from './item-fields';
+import { contractErrors } from '../../../lib/form-errors';
+import { ErrorAlert } from '../../../components/query-state';
 
 interface Errors extends ItemFieldErrors {
   title?: string | undefined;
@@ -60,14 +62,12 @@ function EditForm({ item, onClose }: { item: LibraryItem; onClose(): void }) {
       ...(typeof scope === 'string' ? {} : { scope }),
       ...(item.kind === 'link' ? { url: url.trim() } : {}),
     };
-    const parsed = LibraryItemUpdateSchema.safeParse(body);
-    const issue = (field: string) =>
-      parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === field)?.message;
+    const found = contractErrors(LibraryItemUpdateSchema, body);
     const next: Errors = {
-      title: issue('title'),
-      url: issue('url'),
+      title: found.title,
+      url: found.url,
       scope: typeof scope === 'string' ? scope : undefined,
-      tags: tagsError(fields.tags) ?? issue('tags'),
+      tags: tagsError(fields.tags) ?? found.tags,
     };
     setErrors(next);
     if (Object.values(next).some(Boolean)) return;
@@ -117,11 +117,7 @@ function EditForm({ item, onClose }: { item: LibraryItem; onClose(): void }) {
           onChange={setDescriptionHtml}
           minHeight="8rem"
         />
-        {update.isError && (
-          <Alert color="red" role="alert">
-            {update.error.message}
-          </Alert>
-        )}
+        {update.isError && <ErrorAlert error={update.error} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

@@ -12,7 +12,8 @@ import {
 } from '@learning-hub/core';
 import { Select, SimpleGrid, Stack, TagsInput } from '@mantine/core';
 import { useCan } from '../../../lib/auth/use-can';
-import { useCatalogue, useDepartmentList } from '../../../lib/classroom/courses-api';
+import { useCatalogue } from '../../classroom/api/courses-api';
+import { useDepartmentChoices } from '../../departments/api/departments-api';
 import { useLibraryCategories } from '../api/library-api';
 
 export interface ItemFieldValues {
@@ -94,7 +95,7 @@ export function ItemFields({
   const can = useCan();
   const categories = useLibraryCategories();
   const mayListDepartments = can.permission('department.view', { scope: 'any' });
-  const departments = useDepartmentList(values.scopeType === 'department' && mayListDepartments);
+  const departments = useDepartmentChoices(values.scopeType === 'department' && mayListDepartments);
   const courses = useCatalogue(
     { scope: 'mine', state: 'any', pageSize: 100 },
     values.scopeType === 'course',

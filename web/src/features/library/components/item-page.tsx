@@ -31,11 +31,11 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
+
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { DataList, type DataListColumn } from '../../../components/data-list';
 import { RichTextView } from '../../../components/rich-text/rich-text-view';
-import { forbiddenReason } from '../../../lib/access-denial';
+
 import { formatBytes, formatDateTime } from '../../../lib/format';
 import { downloadToDisk } from '../../../lib/upload';
 import {
@@ -54,6 +54,7 @@ import { KIND_LABELS, KindIcon, scopeText } from './library-format';
 import { ReplaceFileDialog } from './replace-file-dialog';
 import { PurgeConfirm } from '../../../components/trash-actions';
 import { LIBRARY_PURGE_KEPT } from './trash-actions';
+import { QueryState } from '../../../components/query-state';
 
 type Dialog = 'edit' | 'replace' | 'trash' | 'purge' | null;
 
@@ -109,21 +110,16 @@ export function ItemPage() {
     recordView(itemId);
   }, [itemId]);
 
-  if (item.isPending) return <Loader aria-label="Loading the item" />;
-  const refused = forbiddenReason(item.error);
-  if (refused)
-    return <AccessDeniedRedirect page="this library item" reason={refused} to="/library" />;
-  if (item.isError) {
+  if (item.isPending || item.isError) {
     return (
-      <Stack gap="md">
-        <Title order={1}>Library item</Title>
-        <Alert color="red" role="alert">
-          {item.error.message}
-        </Alert>
-        <Anchor component={Link} to="/library">
-          Back to the library
-        </Anchor>
-      </Stack>
+      <QueryState
+        query={item}
+        label="Loading the item"
+        size="page"
+        denied={{ page: 'this library item', to: '/library' }}
+        heading="Library item"
+        back={{ to: '/library', label: 'Back to the library' }}
+      />
     );
   }
   return <ItemView item={item.data} />;
@@ -392,12 +388,7 @@ function Versions({
       <Title order={2} size="h4" id="item-versions">
         Versions
       </Title>
-      {versions.isPending && <Loader size="sm" aria-label="Loading the versions" />}
-      {versions.isError && (
-        <Alert color="red" role="alert">
-          {versions.error.message}
-        </Alert>
-      )}
+      <QueryState query={versions} label="Loading the versions" />
       {versions.data && (
         <DataList
           label="Versions"

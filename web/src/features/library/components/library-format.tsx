@@ -60,8 +60,3 @@ export function titleFromFileName(name: string): string {
   const base = dot > 0 ? name.slice(0, dot) : name;
   return base.trim() || name;
 }
-
-/** `n views` / `1 view`. */
-export function countText(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}

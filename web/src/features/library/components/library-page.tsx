@@ -7,7 +7,6 @@
 import { LIBRARY_ITEM_KINDS, type LibraryItemSummary, type LibraryList } from '@learning-hub/core';
 import {
   Box,
-  Alert,
   Anchor,
   Badge,
   Button,
@@ -37,16 +36,19 @@ import { DataList, type DataListColumn } from '../../../components/data-list';
 import { Pager } from '../../../components/pager';
 import { PhoneFilters } from '../../../components/phone-filters';
 import { useCan } from '../../../lib/auth/use-can';
-import { useCatalogue, useDepartmentList } from '../../../lib/classroom/courses-api';
-import { formatBytes, formatDateTime } from '../../../lib/format';
+import { useCatalogue } from '../../classroom/api/courses-api';
+import { useDepartmentChoices } from '../../departments/api/departments-api';
+import { formatBytes, formatDateTime, countText } from '../../../lib/format';
 import { useFilterParams } from '../../../lib/use-filter-params';
 import { LIBRARY_PAGE_SIZE, useLibraryCategories, useLibraryList } from '../api/library-api';
 import { CategoriesDialog } from './categories-dialog';
 import { categoryOptions } from './item-fields';
-import { KIND_LABELS, KindIcon, countText, scopeText } from './library-format';
+import { KIND_LABELS, KindIcon, scopeText } from './library-format';
 import { LinkDialog } from './link-dialog';
 import { TrashActions, TrashRowActions } from './trash-actions';
 import { UploadDialog } from './upload-dialog';
+import { QueryState } from '../../../components/query-state';
+import { href } from '../../../lib/links';
 
 const SORTS = [
   { value: 'updated', label: 'Recently updated' },
@@ -121,7 +123,7 @@ export function LibraryPage() {
   const filtered = !!(search || kind || categoryId || tag || scope || mine);
   const can = useCan();
   // GET /api/departments needs department.view somewhere; without it there is nothing to pick.
-  const departments = useDepartmentList(
+  const departments = useDepartmentChoices(
     scope === 'department' && can.permission('department.view', { scope: 'any' }),
   );
   const courses = useCatalogue({ scope: 'mine', state: 'any', pageSize: 100 }, scope === 'course');
@@ -298,12 +300,7 @@ export function LibraryPage() {
           />
         )}
       </PhoneFilters>
-      {list.isPending && <Loader size="sm" aria-label="Loading the library" />}
-      {list.isError && (
-        <Alert color="red" role="alert">
-          {list.error.message}
-        </Alert>
-      )}
+      <QueryState query={list} label="Loading the library" />
       {data && (
         <>
           <Group justify="space-between">
@@ -412,7 +409,7 @@ const ITEM_COLUMNS = (trash: boolean): DataListColumn<LibraryItemSummary>[] => [
       <Group gap="sm" wrap="nowrap" align="flex-start">
         <ItemPicture item={item} />
         <Stack gap={4} style={{ minWidth: 0 }}>
-          <Anchor component={Link} to={`/library/${encodeURIComponent(item.id)}`} fw={500}>
+          <Anchor component={Link} to={href('libraryItem', { itemId: item.id })} fw={500}>
             {item.title}
           </Anchor>
           {item.tags.length > 0 && (

@@ -1,6 +1,6 @@
 /** "Add link": a web address as a library item (title, address, scope, category, tags, description). */
 import { LibraryItemCreateSchema } from '@learning-hub/core';
-import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
@@ -13,6 +13,9 @@ import {
   type ItemFieldErrors,
   type ItemFieldValues,
 } from './item-fields';
+import { contractErrors } from '../../../lib/form-errors';
+import { href } from '../../../lib/links';
+import { ErrorAlert } from '../../../components/query-state';
 
 interface Errors extends ItemFieldErrors {
   title?: string | undefined;
@@ -52,21 +55,19 @@ function LinkForm({ onClose }: { onClose(): void }) {
       categoryId: fields.categoryId,
       scope: typeof scope === 'string' ? { type: 'everyone' as const } : scope,
     };
-    const parsed = LibraryItemCreateSchema.safeParse(body);
-    const issue = (field: string) =>
-      parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === field)?.message;
+    const found = contractErrors(LibraryItemCreateSchema, body);
     const next: Errors = {
-      title: issue('title'),
-      url: url.trim() === '' ? 'Enter the web address' : issue('url'),
+      title: found.title,
+      url: url.trim() === '' ? 'Enter the web address' : found.url,
       scope: typeof scope === 'string' ? scope : undefined,
-      tags: tagsError(fields.tags) ?? issue('tags'),
+      tags: tagsError(fields.tags) ?? found.tags,
     };
     setErrors(next);
     if (Object.values(next).some(Boolean)) return;
     create.mutate(body, {
       onSuccess: (item) => {
         onClose();
-        void navigate(`/library/${encodeURIComponent(item.id)}`);
+        void navigate(href('libraryItem', { itemId: item.id }));
       },
     });
   }
@@ -103,11 +104,7 @@ function LinkForm({ onClose }: { onClose(): void }) {
           onChange={setDescriptionHtml}
           minHeight="6rem"
         />
-        {create.isError && (
-          <Alert color="red" role="alert">
-            {create.error.message}
-          </Alert>
-        )}
+        {create.isError && <ErrorAlert error={create.error} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

@@ -12,6 +12,7 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useAuth } from '../../../lib/auth/auth-context';
 import { useProfileSource } from '../api/profile-api';
+import { fieldErrors } from '../../../lib/form-errors';
 
 interface ProfileValues {
   firstname: string;
@@ -54,13 +55,7 @@ export function ProfileForm({ user, disabled = false }: { user: PublicUser; disa
     initialValues: valuesOf(user),
     validate: (values) => {
       const parsed = ProfileUpdateSchema.safeParse(profileChanges(user, values, owned));
-      if (parsed.success) return {};
-      const errors: Record<string, string> = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0];
-        if (typeof field === 'string' && !errors[field]) errors[field] = issue.message;
-      }
-      return errors;
+      return parsed.success ? {} : fieldErrors(parsed.error);
     },
   });
 

@@ -1,10 +1,8 @@
 import type { SessionInfo } from '@learning-hub/core';
 import {
-  Alert,
   Badge,
   Button,
   Group,
-  Loader,
   Modal,
   Paper,
   Stack,
@@ -18,6 +16,7 @@ import { useState } from 'react';
 import { AUTH_METHOD_LABELS } from '../../../lib/auth/auth-method';
 import { formatDateTime } from '../../../lib/format';
 import { useEndOtherSessions, useEndSession, useSessions } from '../api/sessions-api';
+import { QueryState } from '../../../components/query-state';
 
 type Pending = { kind: 'one'; session: SessionInfo } | { kind: 'others' } | null;
 
@@ -79,8 +78,7 @@ export function SessionsTable() {
             End all other sessions
           </Button>
         </Group>
-        {sessions.isPending && <Loader aria-label="Loading sessions" size="sm" />}
-        {sessions.isError && <Alert color="red">{errorMessage(sessions.error)}</Alert>}
+        <QueryState query={sessions} label="Loading sessions" />
         {sessions.data && (
           <Table.ScrollContainer minWidth={720}>
             <Table striped verticalSpacing="sm" aria-labelledby="sessions-heading">

@@ -28,7 +28,7 @@ import {
   resultPath,
   searchErrorText,
   useSearch,
-} from '../../../lib/search/search-api';
+} from '../api/search-api';
 
 const PAGE_SIZE = 20;
 const KINDS = [

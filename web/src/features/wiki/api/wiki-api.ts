@@ -22,12 +22,14 @@ import {
 import type { z } from 'zod';
 import {
   keepPreviousData,
+  queryOptions,
   useMutation,
   useQuery,
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryString } from '../../../lib/query-string';
 import { USER_QUERY_PREFIX } from '../../../lib/auth/auth-context';
 
 const ROOT = [USER_QUERY_PREFIX, 'wiki'] as const;
@@ -63,33 +65,6 @@ export interface WikiListParams {
 
 const enc = encodeURIComponent;
 export const pageApiPath = (pageId: string) => `/api/wiki/pages/${enc(pageId)}`;
-
-/** The web app's own paths of the wiki. */
-export const wikiPaths = {
-  home: (space?: string | null) => (space ? `/wiki?space=${enc(space)}` : '/wiki'),
-  trash: '/wiki?trash=true',
-  page: (pageId: string) => `/wiki/pages/${enc(pageId)}`,
-  edit: (pageId: string) => `/wiki/pages/${enc(pageId)}/edit`,
-  history: (pageId: string) => `/wiki/pages/${enc(pageId)}/history`,
-  revision: (pageId: string, n: number) => `/wiki/pages/${enc(pageId)}/revisions/${n}`,
-  diff: (pageId: string, from: number, to: number, mode?: 'inline') =>
-    `/wiki/pages/${enc(pageId)}/diff?from=${from}&to=${to}${mode ? `&mode=${mode}` : ''}`,
-  /** A link by title: resolved when followed (the page, or an offer to create it). */
-  go: (space: string, title: string) => `/wiki/go?space=${enc(space)}&title=${enc(title)}`,
-  create: (prefill: { space?: string | null; title?: string | null; parent?: string | null }) =>
-    `/wiki/create${queryString(prefill)}`,
-};
-
-/** `?a=1&b=x` from the defined, non-empty values (or '' when there are none). */
-export function queryString(params: Readonly<Record<string, unknown>>): string {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
-    if (value === undefined || value === null || value === '' || value === false) continue;
-    search.set(key, String(value));
-  }
-  const text = search.toString();
-  return text ? `?${text}` : '';
-}
 
 /** GET /api/wiki/spaces: the spaces the viewer may read, the company space first. */
 export function useWikiSpaces() {
@@ -133,11 +108,15 @@ export function searchWikiPages(text: string, signal?: AbortSignal) {
 }
 
 /** GET /api/wiki/pages/{pageId}. */
-export function useWikiPage(pageId: string) {
-  return useQuery({
+export function wikiPageQuery(pageId: string) {
+  return queryOptions({
     queryKey: wikiKeys.detail(pageId),
     queryFn: ({ signal }) => api.get(pageApiPath(pageId), WikiPageSchema, { signal }),
   });
+}
+
+export function useWikiPage(pageId: string) {
+  return useQuery(wikiPageQuery(pageId));
 }
 
 export const REVISIONS_PAGE_SIZE = 25;

@@ -22,10 +22,9 @@ import {
 } from '@mantine/core';
 import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import { RichTextView } from '../../../components/rich-text/rich-text-view';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, countText } from '../../../lib/format';
 import { mergedHtml, type MergeChoice } from './merge';
 import { usePhone } from '../../../lib/use-phone';
-import { countText } from './wiki-format';
 
 /** A part scrolled to stops below the app's fixed header, not under it. */
 const BELOW_HEADER: CSSProperties = {

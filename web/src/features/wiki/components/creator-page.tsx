@@ -8,7 +8,6 @@
  */
 import {
   WIKI_TEMPLATES,
-  WikiPageSchema,
   type WikiPageStatus,
   type WikiSpace,
   type WikiTemplateId,
@@ -38,20 +37,20 @@ import {
   preloadRichTextEditor,
   RichTextEditor,
 } from '../../../components/rich-text/rich-text-editor';
-import { api, errorCode } from '../../../lib/api-client';
+import { errorCode } from '../../../lib/api-client';
 import {
-  pageApiPath,
   useCreateWikiPage,
   useWikiList,
   useWikiSpaces,
   useWikiTree,
-  wikiKeys,
-  wikiPaths,
+  wikiPageQuery,
 } from '../api/wiki-api';
-import { useLeaveGuard } from './leave-guard';
+import { useLeaveGuard } from '../../../components/leave-guard';
 import { useWikiPageLinks } from './page-links';
 import { buildTreeNodes, parentOptions } from './space-tree';
 import { titleError } from './wiki-format';
+import { QueryState } from '../../../components/query-state';
+import { href } from '../../../lib/links';
 
 type Start = WikiTemplateId | 'copy';
 const TOP = '(top)';
@@ -64,12 +63,7 @@ export function WikiCreatorPage() {
   return (
     <Stack gap="lg">
       <Title order={1}>Wiki Page Creator</Title>
-      {spaces.isPending && <Loader size="sm" aria-label="Loading the spaces" />}
-      {spaces.isError && (
-        <Alert color="red" role="alert">
-          {spaces.error.message}
-        </Alert>
-      )}
+      <QueryState query={spaces} label="Loading the spaces" />
       {spaces.data &&
         (creatable.length === 0 ? (
           <Alert color="yellow" title="No space to write in">
@@ -156,7 +150,7 @@ function CreatorForm({
                 ? `“${page.title}” was saved as a draft.`
                 : `“${page.title}” was published.`,
           });
-          void navigate(wikiPaths.page(page.id));
+          void navigate(href('wikiPage', { pageId: page.id }));
         },
       },
     );
@@ -330,10 +324,7 @@ function CopySource({ onPick }: { onPick(page: { title: string; html: string }):
           setLoading(true);
           setError(null);
           queryClient
-            .fetchQuery({
-              queryKey: wikiKeys.detail(id),
-              queryFn: () => api.get(pageApiPath(id), WikiPageSchema),
-            })
+            .fetchQuery(wikiPageQuery(id))
             .then(
               (page) => onPick({ title: page.title, html: page.html }),
               (failed: unknown) =>

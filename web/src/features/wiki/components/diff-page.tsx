@@ -24,13 +24,14 @@ import { Fragment, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
 import { forbiddenReason } from '../../../lib/access-denial';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, countText } from '../../../lib/format';
 import { useFilterParams } from '../../../lib/use-filter-params';
-import { useWikiDiff, useWikiPage, wikiPaths } from '../api/wiki-api';
+import { useWikiDiff, useWikiPage } from '../api/wiki-api';
 import { PageBreadcrumbs, PageError } from './page-view';
 import { usePhone } from '../../../lib/use-phone';
-import { countText } from './wiki-format';
 import './wiki.css';
+import { QueryLoader, ErrorAlert } from '../../../components/query-state';
+import { href } from '../../../lib/links';
 
 type Block = WikiDiff['blocks'][number];
 type Part = Block['parts'][number];
@@ -84,10 +85,10 @@ export function WikiDiffPage() {
   const page = useWikiPage(pageId);
   const diff = useWikiDiff(pageId, from, to);
 
-  if (page.isPending) return <Loader aria-label="Loading the changes" />;
+  if (page.isPending) return <QueryLoader label="Loading the changes" size="page" />;
   const refused = forbiddenReason(page.error) ?? forbiddenReason(diff.error);
   if (refused) return <AccessDeniedRedirect page="this wiki page" reason={refused} to="/wiki" />;
-  if (page.isError) return <PageError message={page.error.message} />;
+  if (page.isError) return <PageError error={page.error} />;
 
   return (
     <Stack gap="lg">
@@ -101,11 +102,7 @@ export function WikiDiffPage() {
         </Alert>
       )}
       {diff.isPending && from > 0 && to > 0 && <Loader size="sm" aria-label="Comparing" />}
-      {diff.isError && (
-        <Alert color="red" role="alert">
-          {diff.error.message}
-        </Alert>
-      )}
+      {diff.isError && <ErrorAlert error={diff.error} />}
       {diff.data && (
         <>
           <Summary pageId={pageId} diff={diff.data} />
@@ -134,7 +131,7 @@ export function WikiDiffPage() {
           )}
         </>
       )}
-      <Anchor component={Link} to={wikiPaths.history(pageId)}>
+      <Anchor component={Link} to={href('wikiHistory', { pageId })}>
         Back to the history
       </Anchor>
     </Stack>
@@ -144,7 +141,7 @@ export function WikiDiffPage() {
 function Summary({ pageId, diff }: { pageId: string; diff: WikiDiff }) {
   const side = (r: WikiDiff['from']) => (
     <>
-      <Anchor component={Link} to={wikiPaths.revision(pageId, r.number)}>
+      <Anchor component={Link} to={href('wikiRevision', { pageId, revision: r.number })}>
         {`Revision ${r.number}`}
       </Anchor>
       {` (${formatDateTime(r.createdAt)}, ${r.author.name})`}

@@ -10,8 +10,9 @@ import { Link, Navigate, useSearchParams } from 'react-router';
 import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
 import { forbiddenReason } from '../../../lib/access-denial';
 import { errorCode } from '../../../lib/api-client';
-import { useWikiResolve, useWikiSpaces, wikiPaths } from '../api/wiki-api';
+import { useWikiResolve, useWikiSpaces } from '../api/wiki-api';
 import { useMayOpenCreator } from './wiki-format';
+import { href } from '../../../lib/links';
 
 export function WikiGoPage() {
   const [params] = useSearchParams();
@@ -26,7 +27,8 @@ export function WikiGoPage() {
       </Missing>
     );
   }
-  if (resolved.data) return <Navigate to={wikiPaths.page(resolved.data.id)} replace />;
+  if (resolved.data)
+    return <Navigate to={href('wikiPage', { pageId: resolved.data.id })} replace />;
   if (resolved.isPending) return <Loader aria-label="Finding the page" />;
   const refused = forbiddenReason(resolved.error);
   if (refused) return <AccessDeniedRedirect page="the wiki" reason={refused} to="/wiki" />;
@@ -70,7 +72,7 @@ function CreateOffer({ space, title }: { space: string; title: string }) {
     <Group>
       <Button
         component={Link}
-        to={wikiPaths.create({ space, title })}
+        to={href('wikiCreate', { space, title })}
         leftSection={<IconPlus size={16} aria-hidden />}
       >
         Create this page

@@ -5,30 +5,19 @@
  * on its own.
  */
 import type { WikiRevisionSummary } from '@learning-hub/core';
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  Loader,
-  Radio,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Anchor, Badge, Button, Group, Radio, Stack, Text, Title } from '@mantine/core';
 import { IconArrowsDiff } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
 import { DataList, type DataListColumn } from '../../../components/data-list';
 import { Pager } from '../../../components/pager';
-import { forbiddenReason } from '../../../lib/access-denial';
-import { formatDateTime } from '../../../lib/format';
+
+import { formatDateTime, countText } from '../../../lib/format';
 import { useFilterParams } from '../../../lib/use-filter-params';
-import { useWikiPage, useWikiRevisions, wikiPaths } from '../api/wiki-api';
-import { PageBreadcrumbs, PageError } from './page-view';
-import { countText } from './wiki-format';
+import { useWikiPage, useWikiRevisions } from '../api/wiki-api';
+import { PageBreadcrumbs } from './page-view';
+import { QueryState } from '../../../components/query-state';
+import { href } from '../../../lib/links';
 
 const numberFormat = new Intl.NumberFormat();
 
@@ -43,10 +32,18 @@ export function WikiHistoryPage() {
     to: null,
   });
 
-  if (page.isPending) return <Loader aria-label="Loading the history" />;
-  const refused = forbiddenReason(page.error);
-  if (refused) return <AccessDeniedRedirect page="this wiki page" reason={refused} to="/wiki" />;
-  if (page.isError) return <PageError message={page.error.message} />;
+  if (page.isPending || page.isError) {
+    return (
+      <QueryState
+        query={page}
+        label="Loading the history"
+        size="page"
+        denied={{ page: 'this wiki page', to: '/wiki' }}
+        heading="Wiki page"
+        back={{ to: '/wiki', label: 'Back to the wiki' }}
+      />
+    );
+  }
 
   const list = revisions.data?.revisions ?? [];
   // Until the reader chooses, the newest revision against the one before it.
@@ -60,18 +57,13 @@ export function WikiHistoryPage() {
       <Title order={1} style={{ overflowWrap: 'anywhere' }}>
         {`History of “${page.data.title}”`}
       </Title>
-      {revisions.isPending && <Loader size="sm" aria-label="Loading the revisions" />}
-      {revisions.isError && (
-        <Alert color="red" role="alert">
-          {revisions.error.message}
-        </Alert>
-      )}
+      <QueryState query={revisions} label="Loading the revisions" />
       {revisions.data && (
         <form
           noValidate
           onSubmit={(event) => {
             event.preventDefault();
-            if (canCompare) void navigate(wikiPaths.diff(pageId, from, to));
+            if (canCompare) void navigate(href('wikiDiff', { pageId, from, to }));
           }}
         >
           <Stack gap="sm">
@@ -112,7 +104,7 @@ export function WikiHistoryPage() {
           </Stack>
         </form>
       )}
-      <Anchor component={Link} to={wikiPaths.page(pageId)}>
+      <Anchor component={Link} to={href('wikiPage', { pageId })}>
         Back to the page
       </Anchor>
     </Stack>
@@ -166,7 +158,7 @@ function revisionColumns({
         <Group gap={6} wrap="nowrap">
           <Anchor
             component={Link}
-            to={wikiPaths.revision(pageId, r.number)}
+            to={href('wikiRevision', { pageId, revision: r.number })}
             style={{ whiteSpace: 'nowrap' }}
           >
             {`Revision ${r.number}`}

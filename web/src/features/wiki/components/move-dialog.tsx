@@ -4,11 +4,12 @@
  * refuses a move under the page itself or one of its own pages.
  */
 import type { WikiPage } from '@learning-hub/core';
-import { Alert, Button, Group, Modal, Select, Stack } from '@mantine/core';
+import { Button, Group, Modal, Select, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMemo, useState } from 'react';
 import { useMoveWikiPage, useWikiSpaces, useWikiTree } from '../api/wiki-api';
 import { buildTreeNodes, parentOptions } from './space-tree';
+import { ErrorAlert } from '../../../components/query-state';
 
 /** The Select's value for "no parent". */
 const TOP = '(top)';
@@ -105,11 +106,7 @@ function MoveForm({ page, onClose }: { page: WikiPage; onClose(): void }) {
           disabled={tree.isPending}
           onChange={(value) => setPlace(value)}
         />
-        {move.isError && (
-          <Alert color="red" role="alert">
-            {move.error.message}
-          </Alert>
-        )}
+        {move.isError && <ErrorAlert error={move.error} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

@@ -5,7 +5,7 @@
  * draft is saved as a draft or published. Leaving with unsaved changes asks first.
  */
 import type { WikiConflict, WikiPage, WikiPageStatus } from '@learning-hub/core';
-import { Alert, Button, Group, Loader, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -14,15 +14,17 @@ import {
   preloadRichTextEditor,
   RichTextEditor,
 } from '../../../components/rich-text/rich-text-editor';
-import { forbiddenReason } from '../../../lib/access-denial';
+
 import { errorCode } from '../../../lib/api-client';
-import { useSaveWikiPage, useWikiPage, wikiPaths } from '../api/wiki-api';
+import { useSaveWikiPage, useWikiPage } from '../api/wiki-api';
 import { ConflictView, type MergedVersion } from './conflict-view';
-import { useLeaveGuard } from './leave-guard';
+import { useLeaveGuard } from '../../../components/leave-guard';
 import { conflictOf } from './merge';
 import { useWikiPageLinks } from './page-links';
-import { PageBreadcrumbs, PageError } from './page-view';
+import { PageBreadcrumbs } from './page-view';
 import { StatusBadge, titleError } from './wiki-format';
+import { QueryState } from '../../../components/query-state';
+import { href } from '../../../lib/links';
 
 /** What a refusal of a page the reader may not edit says (the server's words for a PUT). */
 const NOT_AN_EDITOR = 'Missing required permission: wiki.edit';
@@ -31,16 +33,24 @@ export function WikiEditorPage() {
   useEffect(() => void preloadRichTextEditor(), []);
   const { pageId = '' } = useParams();
   const page = useWikiPage(pageId);
-  if (page.isPending) return <Loader aria-label="Loading the page" />;
-  const refused = forbiddenReason(page.error);
-  if (refused) return <AccessDeniedRedirect page="this wiki page" reason={refused} to="/wiki" />;
-  if (page.isError) return <PageError message={page.error.message} />;
+  if (page.isPending || page.isError) {
+    return (
+      <QueryState
+        query={page}
+        label="Loading the page"
+        size="page"
+        denied={{ page: 'this wiki page', to: '/wiki' }}
+        heading="Wiki page"
+        back={{ to: '/wiki', label: 'Back to the wiki' }}
+      />
+    );
+  }
   if (!page.data.can.edit || page.data.deletedAt) {
     return (
       <AccessDeniedRedirect
         page="the editor of this page"
         reason={NOT_AN_EDITOR}
-        to={wikiPaths.page(pageId)}
+        to={href('wikiPage', { pageId })}
       />
     );
   }
@@ -86,7 +96,7 @@ function PageEditor({ page }: { page: WikiPage }) {
                 ? `“${saved.title}” was published.`
                 : `Saved revision ${saved.revision}.`,
           });
-          void navigate(wikiPaths.page(saved.id));
+          void navigate(href('wikiPage', { pageId: saved.id }));
         },
         onError: (error) => {
           const found = conflictOf(error);
@@ -139,7 +149,7 @@ function PageEditor({ page }: { page: WikiPage }) {
           onEdit={(merged) => takeMerged(merged, 'edit')}
           onDiscard={() => {
             guard.release();
-            void navigate(wikiPaths.page(page.id));
+            void navigate(href('wikiPage', { pageId: page.id }));
           }}
         />
       ) : (
@@ -205,7 +215,10 @@ function PageEditor({ page }: { page: WikiPage }) {
                   Save
                 </Button>
               )}
-              <Button variant="subtle" onClick={() => void navigate(wikiPaths.page(page.id))}>
+              <Button
+                variant="subtle"
+                onClick={() => void navigate(href('wikiPage', { pageId: page.id }))}
+              >
                 Cancel
               </Button>
             </Group>

@@ -58,7 +58,7 @@ describe('the editor’s "Link to page"', () => {
     );
     await waitFor(() =>
       expect(html()).toMatch(
-        /<a [^>]*href="\/wiki\/go\?space=department%3Anetwork-engineering&amp;title=Splice%20trays"[^>]*>Splice trays<\/a>/,
+        /<a [^>]*href="\/wiki\/go\?space=department:network-engineering&amp;title=Splice\+trays"[^>]*>Splice trays<\/a>/,
       ),
     );
   });

@@ -6,18 +6,23 @@
 import { WikiPageCreateSchema } from '@learning-hub/core';
 import { useMemo } from 'react';
 import type { PageLinkSource } from '../../../components/rich-text/rich-text-editor';
-import { searchWikiPages, wikiPaths } from '../api/wiki-api';
+import { searchWikiPages } from '../api/wiki-api';
+import { href } from '../../../lib/links';
 
 export function wikiPageLinks(spaceKey: string): PageLinkSource {
   return {
     search: (text, signal) =>
       searchWikiPages(text, signal).then((pages) =>
-        pages.map((p) => ({ href: wikiPaths.page(p.id), title: p.title, detail: p.spaceName })),
+        pages.map((p) => ({
+          href: href('wikiPage', { pageId: p.id }),
+          title: p.title,
+          detail: p.spaceName,
+        })),
       ),
     // Only a title a page could have (one line, none of [ ] | # / \).
     newPageHref: (title) =>
       WikiPageCreateSchema.shape.title.safeParse(title).success
-        ? wikiPaths.go(spaceKey, title)
+        ? href('wikiGo', { space: spaceKey, title })
         : null,
   };
 }

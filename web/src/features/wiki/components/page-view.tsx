@@ -15,7 +15,6 @@ import {
   Collapse,
   Grid,
   Group,
-  Loader,
   Paper,
   Stack,
   Text,
@@ -37,10 +36,10 @@ import {
 } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
+
 import { ConfirmModal } from '../../../components/confirm-modal';
-import { forbiddenReason } from '../../../lib/access-denial';
-import { formatDateTime } from '../../../lib/format';
+
+import { formatDateTime, countText } from '../../../lib/format';
 import {
   recordWikiView,
   useFollowWikiPage,
@@ -48,7 +47,6 @@ import {
   useTrashWikiPage,
   useWikiPage,
   useWikiTree,
-  wikiPaths,
 } from '../api/wiki-api';
 import { MoveDialog } from './move-dialog';
 import { SpaceTree } from './space-tree';
@@ -56,7 +54,9 @@ import { PurgeConfirm } from '../../../components/trash-actions';
 import { useRestoreFromTrash, WIKI_PURGE_KEPT } from './trash-actions';
 import { WikiContent } from './wiki-content';
 import { usePhone } from '../../../lib/use-phone';
-import { countText, StatusBadge, updatedLine } from './wiki-format';
+import { StatusBadge, updatedLine } from './wiki-format';
+import { QueryState } from '../../../components/query-state';
+import { href } from '../../../lib/links';
 
 type Dialog = 'move' | 'trash' | 'purge' | null;
 
@@ -71,25 +71,30 @@ export function WikiPageView() {
     recordWikiView(pageId);
   }, [pageId]);
 
-  if (page.isPending) return <Loader aria-label="Loading the page" />;
-  const refused = forbiddenReason(page.error);
-  if (refused) return <AccessDeniedRedirect page="this wiki page" reason={refused} to="/wiki" />;
-  if (page.isError) return <PageError message={page.error.message} />;
+  if (page.isPending || page.isError) {
+    return (
+      <QueryState
+        query={page}
+        label="Loading the page"
+        size="page"
+        denied={{ page: 'this wiki page', to: '/wiki' }}
+        heading="Wiki page"
+        back={{ to: '/wiki', label: 'Back to the wiki' }}
+      />
+    );
+  }
   return <PageBody page={page.data} />;
 }
 
 /** A page that could not be loaded (not there, or hidden from the reader: the same 404). */
-export function PageError({ message }: { message: string }) {
+export function PageError({ error }: { error: unknown }) {
   return (
-    <Stack gap="md">
-      <Title order={1}>Wiki page</Title>
-      <Alert color="red" role="alert">
-        {message}
-      </Alert>
-      <Anchor component={Link} to="/wiki">
-        Back to the wiki
-      </Anchor>
-    </Stack>
+    <QueryState
+      query={{ isPending: false, isError: true, error, data: undefined }}
+      label="Loading the page"
+      heading="Wiki page"
+      back={{ to: '/wiki', label: 'Back to the wiki' }}
+    />
   );
 }
 
@@ -100,16 +105,16 @@ export function PageBreadcrumbs({ page, current }: { page: WikiPage; current?: s
       <Anchor component={Link} to="/wiki" size="sm">
         Wiki
       </Anchor>
-      <Anchor component={Link} to={wikiPaths.home(page.spaceKey)} size="sm">
+      <Anchor component={Link} to={href('wiki', { space: page.spaceKey })} size="sm">
         {page.spaceName}
       </Anchor>
       {page.ancestors.map((a) => (
-        <Anchor key={a.id} component={Link} to={wikiPaths.page(a.id)} size="sm">
+        <Anchor key={a.id} component={Link} to={href('wikiPage', { pageId: a.id })} size="sm">
           {a.title}
         </Anchor>
       ))}
       {current ? (
-        <Anchor component={Link} to={wikiPaths.page(page.id)} size="sm">
+        <Anchor component={Link} to={href('wikiPage', { pageId: page.id })} size="sm">
           {page.title}
         </Anchor>
       ) : null}
@@ -155,7 +160,7 @@ function PageBody({ page }: { page: WikiPage }) {
         {page.can.edit && !inTrash && (
           <Button
             component={Link}
-            to={wikiPaths.edit(page.id)}
+            to={href('wikiEdit', { pageId: page.id })}
             leftSection={<IconEdit size={16} aria-hidden />}
           >
             Edit
@@ -163,7 +168,7 @@ function PageBody({ page }: { page: WikiPage }) {
         )}
         <Button
           component={Link}
-          to={wikiPaths.history(page.id)}
+          to={href('wikiHistory', { pageId: page.id })}
           variant="default"
           leftSection={<IconHistory size={16} aria-hidden />}
         >
@@ -275,7 +280,7 @@ function PageBody({ page }: { page: WikiPage }) {
                 color: 'green',
                 message: `“${page.title}” was moved to the trash. It can be restored from there.`,
               });
-              void navigate(wikiPaths.home(page.spaceKey));
+              void navigate(href('wiki', { space: page.spaceKey }));
             },
           })
         }
@@ -297,7 +302,7 @@ function PageBody({ page }: { page: WikiPage }) {
                 color: 'green',
                 message: `“${page.title}” was deleted for good.`,
               });
-              void navigate(wikiPaths.trash);
+              void navigate(href('wiki', { trash: true }));
             },
           })
         }
@@ -390,8 +395,7 @@ function PhoneContents({ page }: { page: WikiPage }) {
 
 function PageTree({ page }: { page: WikiPage }) {
   const tree = useWikiTree(page.spaceKey);
-  if (tree.isPending) return <Loader size="xs" aria-label="Loading the pages" />;
-  if (tree.isError) return <Text size="sm">{tree.error.message}</Text>;
+  if (tree.isPending || tree.isError) return <QueryState query={tree} label="Loading the pages" />;
   return (
     <SpaceTree
       pages={tree.data.pages}
@@ -442,7 +446,7 @@ function LinkedPages({ page }: { page: WikiPage }) {
             {page.children.map((c) => (
               <li key={c.id}>
                 <Group gap={6} wrap="nowrap">
-                  <Anchor component={Link} to={wikiPaths.page(c.id)}>
+                  <Anchor component={Link} to={href('wikiPage', { pageId: c.id })}>
                     {c.title}
                   </Anchor>
                   <StatusBadge status={c.status} />
@@ -464,7 +468,7 @@ function LinkedPages({ page }: { page: WikiPage }) {
           <Box component="ul" m={0} pl="md">
             {page.backlinks.map((b) => (
               <li key={b.id}>
-                <Anchor component={Link} to={wikiPaths.page(b.id)}>
+                <Anchor component={Link} to={href('wikiPage', { pageId: b.id })}>
                   {b.title}
                 </Anchor>
                 {b.spaceName !== page.spaceName && (

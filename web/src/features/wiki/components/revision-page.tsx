@@ -3,17 +3,19 @@
  * which one it is. Those who may edit the page may restore it, which saves its title and text as
  * a new revision (nothing in between is lost: it stays in the history).
  */
-import { Alert, Anchor, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconRestore } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
 import { forbiddenReason } from '../../../lib/access-denial';
 import { formatDateTime } from '../../../lib/format';
-import { useRestoreWikiRevision, useWikiPage, useWikiRevision, wikiPaths } from '../api/wiki-api';
+import { useRestoreWikiRevision, useWikiPage, useWikiRevision } from '../api/wiki-api';
 import { PageBreadcrumbs, PageError } from './page-view';
 import { WikiContent } from './wiki-content';
 import { StatusBadge } from './wiki-format';
+import { QueryLoader } from '../../../components/query-state';
+import { href } from '../../../lib/links';
 
 export function WikiRevisionPage() {
   const { pageId = '', revision: param = '' } = useParams();
@@ -24,13 +26,13 @@ export function WikiRevisionPage() {
   const restore = useRestoreWikiRevision(pageId);
 
   if (page.isPending || (n > 0 && revision.isPending)) {
-    return <Loader aria-label="Loading the revision" />;
+    return <QueryLoader label="Loading the revision" size="page" />;
   }
   const refused = forbiddenReason(page.error) ?? forbiddenReason(revision.error);
   if (refused) return <AccessDeniedRedirect page="this wiki page" reason={refused} to="/wiki" />;
-  if (page.isError) return <PageError message={page.error.message} />;
+  if (page.isError) return <PageError error={page.error} />;
   if (n === 0 || revision.isError || !revision.data) {
-    return <PageError message={revision.error?.message ?? 'There is no such revision.'} />;
+    return <PageError error={revision.error ?? new Error('There is no such revision.')} />;
   }
   const data = revision.data;
   const latest = page.data.revision;
@@ -45,15 +47,19 @@ export function WikiRevisionPage() {
             {`Saved ${formatDateTime(data.createdAt)} by ${data.author.name}${data.summary ? `: “${data.summary}”` : '.'}`}
           </Text>
           <Group gap="md" wrap="wrap">
-            <Anchor component={Link} to={wikiPaths.page(pageId)} size="sm">
+            <Anchor component={Link} to={href('wikiPage', { pageId })} size="sm">
               Read the current version
             </Anchor>
             {n !== latest && (
-              <Anchor component={Link} to={wikiPaths.diff(pageId, n, latest)} size="sm">
+              <Anchor
+                component={Link}
+                to={href('wikiDiff', { pageId, from: n, to: latest })}
+                size="sm"
+              >
                 Compare with the current version
               </Anchor>
             )}
-            <Anchor component={Link} to={wikiPaths.history(pageId)} size="sm">
+            <Anchor component={Link} to={href('wikiHistory', { pageId })} size="sm">
               History
             </Anchor>
           </Group>
@@ -69,7 +75,7 @@ export function WikiRevisionPage() {
                         color: 'green',
                         message: `Revision ${n} was restored as revision ${saved.revision}.`,
                       });
-                      void navigate(wikiPaths.page(pageId));
+                      void navigate(href('wikiPage', { pageId }));
                     },
                   })
                 }

@@ -10,8 +10,9 @@ import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import type { z } from 'zod';
-import { wikiPaths } from '../api/wiki-api';
+
 import { StatusBadge } from './wiki-format';
+import { href } from '../../../lib/links';
 
 type TreePage = z.infer<typeof WikiTreeSchema>['pages'][number];
 
@@ -143,7 +144,7 @@ function Branch({
               <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }} py={2}>
                 <Anchor
                   component={Link}
-                  to={wikiPaths.page(page.id)}
+                  to={href('wikiPage', { pageId: page.id })}
                   size="sm"
                   aria-current={current ? 'page' : undefined}
                   fw={current ? 700 : undefined}

@@ -7,12 +7,8 @@ import {
 } from '@learning-hub/core';
 import { Badge } from '@mantine/core';
 import { useCan } from '../../../lib/auth/use-can';
-import { formatDateTime } from '../../../lib/format';
-
-/** "1 page", "3 pages". */
-export function countText(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+import { countText, formatDateTime } from '../../../lib/format';
+import { fieldErrors, firstError } from '../../../lib/form-errors';
 
 /** A "Draft" badge for drafts (published pages need none). */
 export function StatusBadge({ status }: { status: WikiPageStatus }) {
@@ -48,5 +44,5 @@ export function useMayOpenCreator(): boolean {
 /** The title's own rule (one line, no [ ] | # / \), as the server checks it. */
 export function titleError(title: string): string | null {
   const parsed = WikiPageUpdateSchema.shape.title.safeParse(title);
-  return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Check the title');
+  return parsed.success ? null : (firstError(fieldErrors(parsed.error)) ?? 'Check the title');
 }

@@ -82,7 +82,7 @@ describe('wiki home', () => {
     expect(
       await screen.findByRole('navigation', { name: 'Pages of Network Engineering' }),
     ).toBeVisible();
-    expect(router.state.location.search).toBe('?space=department%3Anetwork-engineering');
+    expect(router.state.location.search).toBe('?space=department:network-engineering');
   });
 
   it('searches every space from the search box, keeping the words in the URL', async () => {
@@ -118,7 +118,7 @@ describe('wiki home', () => {
     renderApp('/wiki');
     const create = await screen.findByRole('link', { name: 'New page' });
     // Fibre Co (shown) does not let them create: the new page goes to the space that does.
-    expect(create).toHaveAttribute('href', '/wiki/create?space=department%3Anetwork-engineering');
+    expect(create).toHaveAttribute('href', '/wiki/create?space=department:network-engineering');
     const drafts = await screen.findByRole('list', { name: 'My drafts' });
     expect(within(drafts).getByText('Draft')).toBeVisible();
     expect(within(drafts).getByRole('link', { name: 'Aerial cable hangers' })).toBeVisible();

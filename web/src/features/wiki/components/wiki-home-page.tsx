@@ -7,12 +7,10 @@
  */
 import type { WikiPageSummary, WikiSpace } from '@learning-hub/core';
 import {
-  Alert,
   Anchor,
   Button,
   Grid,
   Group,
-  Loader,
   NavLink,
   Paper,
   Select,
@@ -30,13 +28,15 @@ import { AccessDeniedRedirect } from '../../../components/access-denied-redirect
 import { Pager } from '../../../components/pager';
 import { forbiddenReason } from '../../../lib/access-denial';
 import { useCan } from '../../../lib/auth/use-can';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, countText } from '../../../lib/format';
 import { useFilterParams } from '../../../lib/use-filter-params';
-import { useWikiList, useWikiSpaces, useWikiTree, wikiPaths } from '../api/wiki-api';
+import { useWikiList, useWikiSpaces, useWikiTree } from '../api/wiki-api';
 import { SpaceTree } from './space-tree';
 import { WikiTrashActions, WikiTrashRowActions } from './trash-actions';
 import { usePhone } from '../../../lib/use-phone';
-import { countText, StatusBadge, useMayOpenCreator } from './wiki-format';
+import { StatusBadge, useMayOpenCreator } from './wiki-format';
+import { QueryState } from '../../../components/query-state';
+import { href } from '../../../lib/links';
 
 const SEARCH_PAGE_SIZE = 20;
 const SPACE_TYPE_LABELS: Record<WikiSpace['type'], string> = {
@@ -78,7 +78,7 @@ export function WikiHomePage() {
               {mayOpenCreator && createIn && (
                 <Button
                   component={Link}
-                  to={wikiPaths.create({ space: createIn.key })}
+                  to={href('wikiCreate', { space: createIn.key })}
                   leftSection={<IconPlus size={16} aria-hidden />}
                 >
                   New page
@@ -97,12 +97,7 @@ export function WikiHomePage() {
           )}
         </Group>
       </Group>
-      {spaces.isPending && <Loader size="sm" aria-label="Loading the wiki" />}
-      {spaces.isError && (
-        <Alert color="red" role="alert">
-          {spaces.error.message}
-        </Alert>
-      )}
+      <QueryState query={spaces} label="Loading the wiki" />
       {spaces.data &&
         (trash ? (
           <TrashView spaces={spaceList} manageAny={manageAny} />
@@ -146,7 +141,7 @@ function HomeView({ spaces, space }: { spaces: WikiSpace[]; space: WikiSpace | n
               <NavLink
                 key={s.key}
                 component={Link}
-                to={wikiPaths.home(s.key)}
+                to={href('wiki', { space: s.key })}
                 label={s.name}
                 description={`${SPACE_TYPE_LABELS[s.type]} · ${countText(s.pageCount, 'page', 'pages')}`}
                 active={s.key === space?.key}
@@ -213,12 +208,7 @@ function SpaceSection({ space }: { space: WikiSpace }) {
   const tree = useWikiTree(space.key);
   return (
     <Section id="wiki-space" title={space.name}>
-      {tree.isPending && <Loader size="sm" aria-label="Loading the pages" />}
-      {tree.isError && (
-        <Alert color="red" role="alert">
-          {tree.error.message}
-        </Alert>
-      )}
+      <QueryState query={tree} label="Loading the pages" />
       {tree.data && (
         <Paper withBorder p="sm">
           <SpaceTree pages={tree.data.pages} label={`Pages of ${space.name}`} />
@@ -248,12 +238,7 @@ function ListSection({
   if (empty === null && list.data?.total === 0) return null;
   return (
     <Section id={id} title={title}>
-      {list.isPending && <Loader size="sm" aria-label={`Loading ${title.toLowerCase()}`} />}
-      {list.isError && (
-        <Alert color="red" role="alert">
-          {list.error.message}
-        </Alert>
-      )}
+      <QueryState query={list} label={`Loading ${title.toLowerCase()}`} />
       {list.data &&
         (list.data.pages.length === 0 ? (
           <Text size="sm" c="dimmed">
@@ -271,12 +256,7 @@ function SearchResults({ search }: { search: string }) {
   const list = useWikiList({ search, page: filters.page, pageSize: SEARCH_PAGE_SIZE });
   return (
     <Section id="wiki-results" title="Search results">
-      {list.isPending && <Loader size="sm" aria-label="Searching" />}
-      {list.isError && (
-        <Alert color="red" role="alert">
-          {list.error.message}
-        </Alert>
-      )}
+      <QueryState query={list} label="Searching" />
       {list.data && (
         <>
           <Text size="sm" c="dimmed" aria-live="polite">
@@ -307,7 +287,7 @@ function PageList({ pages, label }: { pages: WikiPageSummary[]; label: string })
           <Group gap={6} wrap="nowrap">
             <Anchor
               component={Link}
-              to={wikiPaths.page(page.id)}
+              to={href('wikiPage', { pageId: page.id })}
               fw={500}
               style={{ overflowWrap: 'anywhere' }}
             >
@@ -336,12 +316,7 @@ function TrashView({ spaces, manageAny }: { spaces: WikiSpace[]; manageAny: bool
         </Text>
         {manageAny && <WikiTrashActions empty={list.data?.total === 0} />}
       </Group>
-      {list.isPending && <Loader size="sm" aria-label="Loading the trash" />}
-      {list.isError && (
-        <Alert color="red" role="alert">
-          {list.error.message}
-        </Alert>
-      )}
+      <QueryState query={list} label="Loading the trash" />
       {list.data &&
         (list.data.pages.length === 0 ? (
           <Text c="dimmed" ta="center" py="xl">
@@ -362,7 +337,7 @@ function TrashView({ spaces, manageAny }: { spaces: WikiSpace[]; manageAny: bool
                 {list.data.pages.map((page) => (
                   <Table.Tr key={page.id}>
                     <Table.Td>
-                      <Anchor component={Link} to={wikiPaths.page(page.id)} fw={500}>
+                      <Anchor component={Link} to={href('wikiPage', { pageId: page.id })} fw={500}>
                         {page.title}
                       </Anchor>
                     </Table.Td>

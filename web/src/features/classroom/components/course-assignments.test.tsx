@@ -4,12 +4,12 @@ import dayjs from 'dayjs';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { AppProviders } from '../app/providers';
-import { createQueryClient } from '../app/query-client';
-import { buildAssignment } from '../test/assignment-fixtures';
-import { buildCourseDetail, learnerViewer, teacherViewer } from '../test/classroom-fixtures';
-import { buildUser } from '../test/fixtures';
-import { signedInAs } from '../test/render-app';
+import { AppProviders } from '../../../app/providers';
+import { createQueryClient } from '../../../app/query-client';
+import { buildAssignment } from '../../../test/assignment-fixtures';
+import { buildCourseDetail, learnerViewer, teacherViewer } from '../../../test/classroom-fixtures';
+import { buildUser } from '../../../test/fixtures';
+import { signedInAs } from '../../../test/render-app';
 import { CourseAssignments } from './course-assignments';
 
 /** The component on its own (the course page's Assignments tab and the creator's step hold it). */

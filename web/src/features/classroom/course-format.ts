@@ -47,26 +47,6 @@ export function progressText(progress: { completedLessons: number; totalLessons:
   return `${progress.completedLessons} of ${progress.totalLessons} lessons complete`;
 }
 
-/** The course page, or one of its tabs. */
-export function coursePath(courseId: string, tab?: string): string {
-  const base = `/classroom/${encodeURIComponent(courseId)}`;
-  return tab ? `${base}?tab=${encodeURIComponent(tab)}` : base;
-}
-
-export function lessonPath(courseId: string, lessonId: string): string {
-  return `${coursePath(courseId)}/lessons/${encodeURIComponent(lessonId)}`;
-}
-
-export function assignmentPath(courseId: string, assignmentId: string): string {
-  return `${coursePath(courseId)}/assignments/${encodeURIComponent(assignmentId)}`;
-}
-
-/** The grader page of an assignment, opened on one attempt when given. */
-export function graderPath(courseId: string, assignmentId: string, submissionId?: string): string {
-  const base = `${assignmentPath(courseId, assignmentId)}/grade`;
-  return submissionId ? `${base}?submission=${encodeURIComponent(submissionId)}` : base;
-}
-
 /** The message of an error to show: the server's message, or a fallback. */
 export function errorMessage(error: unknown): string {
   return error instanceof Error && error.message ? error.message : 'Something went wrong';

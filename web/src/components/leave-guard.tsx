@@ -1,4 +1,7 @@
-/** Warns before leaving a wiki form (another page, or closing the tab) with unsaved changes. */
+/**
+ * The one leave guard: warns before leaving a form (another page, or closing the tab) while
+ * something is not saved (the wiki's editors, the course creator).
+ */
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useCallback, useEffect, useRef } from 'react';
 import { useBlocker } from 'react-router';
@@ -44,6 +47,7 @@ export function useLeaveGuard(dirty: boolean) {
       onClose={() => blocker.reset?.()}
       title="Leave without saving?"
       centered
+      closeButtonProps={{ 'aria-label': 'Close' }}
     >
       <Stack gap="md">
         <Text size="sm">Some changes are not saved yet. If you leave now, they are lost.</Text>
@@ -59,4 +63,9 @@ export function useLeaveGuard(dirty: boolean) {
     </Modal>
   );
   return { dialog, release };
+}
+
+/** The guard as a component, for a page that never needs `release()`. */
+export function LeaveGuard({ dirty }: { dirty: boolean }) {
+  return useLeaveGuard(dirty).dialog;
 }

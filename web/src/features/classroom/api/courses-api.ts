@@ -7,7 +7,7 @@
  */
 import {
   CatalogueSchema,
-  DepartmentListSchema,
+  CourseListSchema,
   CourseDetailSchema,
   EnrolmentSchema,
   LearningOverviewSchema,
@@ -32,8 +32,9 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 import { z } from 'zod';
-import { api } from '../api-client';
-import { USER_QUERY_PREFIX } from '../auth/auth-context';
+import { api } from '../../../lib/api-client';
+import { queryString } from '../../../lib/query-string';
+import { USER_QUERY_PREFIX } from '../../../lib/auth/auth-context';
 
 const ROOT = [USER_QUERY_PREFIX, 'classroom-courses'] as const;
 
@@ -41,6 +42,7 @@ export const courseKeys = {
   all: ROOT,
   catalogues: [...ROOT, 'catalogue'] as const,
   catalogue: (params: object) => [...ROOT, 'catalogue', params] as const,
+  choices: (search: string) => [...ROOT, 'catalogue', 'choices', search] as const,
   /** One course and everything below it (lessons, participants, candidates). */
   course: (courseId: string) => [...ROOT, 'course', courseId] as const,
   detail: (courseId: string) => [...ROOT, 'course', courseId, 'detail'] as const,
@@ -50,22 +52,10 @@ export const courseKeys = {
   candidates: (courseId: string, search: string) =>
     [...ROOT, 'course', courseId, 'candidates', search] as const,
   learning: [...ROOT, 'learning'] as const,
-  departments: [...ROOT, 'departments'] as const,
 };
 
 const enc = encodeURIComponent;
 const coursePath = (courseId: string) => `/api/courses/${enc(courseId)}`;
-
-/** `?a=1&b=x` from the defined, non-empty values (or '' when there are none). */
-function queryString(params: Readonly<Record<string, string | number | null | undefined>>) {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
-    if (value === undefined || value === null || value === '') continue;
-    search.set(key, String(value));
-  }
-  const text = search.toString();
-  return text ? `?${text}` : '';
-}
 
 /** What a change to a course makes stale: the course, every catalogue and the overview. */
 function invalidateCourse(queryClient: QueryClient, courseId: string | null) {
@@ -80,16 +70,6 @@ function invalidateCourse(queryClient: QueryClient, courseId: string | null) {
 
 // ---------------------------------------------------------------- catalogue and course
 
-/** GET /api/departments: the departments the user may see (department.view in any context). */
-export function useDepartmentList(enabled = true) {
-  return useQuery({
-    queryKey: courseKeys.departments,
-    queryFn: () => api.get('/api/departments', DepartmentListSchema).then((r) => r.departments),
-    staleTime: 60_000,
-    enabled,
-  });
-}
-
 export const CATALOGUE_PAGE_SIZE = 12;
 
 export type CatalogueParams = Partial<CatalogueQuery>;
@@ -101,6 +81,26 @@ export function useCatalogue(params: CatalogueParams, enabled = true) {
     queryFn: () => api.get(`/api/courses${queryString({ ...params })}`, CatalogueSchema),
     placeholderData: keepPreviousData,
     enabled,
+  });
+}
+
+export const COURSE_PICKER_SIZE = 50;
+
+/**
+ * A course picker's choices: the first courses of any state whose code, title or summary matches
+ * `search` (GET /api/courses read as the admin contract's course list: id, code, title). Under the
+ * catalogues' key, so what makes the catalogues stale makes the choices stale too.
+ */
+export function useCourseChoices(search: string) {
+  return useQuery({
+    queryKey: courseKeys.choices(search),
+    queryFn: () =>
+      api.get(
+        `/api/courses${queryString({ search, state: 'any', page: 1, pageSize: COURSE_PICKER_SIZE })}`,
+        CourseListSchema,
+      ),
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
   });
 }
 

@@ -19,10 +19,10 @@ import {
   type SubmissionSave,
 } from '@learning-hub/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../api-client';
-import { USER_QUERY_PREFIX } from '../auth/auth-context';
+import { api } from '../../../lib/api-client';
+import { USER_QUERY_PREFIX } from '../../../lib/auth/auth-context';
 
-export { formatBytes } from '../format';
+export { formatBytes } from '../../../lib/format';
 
 const ROOT = [USER_QUERY_PREFIX, 'classroom-assignments'] as const;
 

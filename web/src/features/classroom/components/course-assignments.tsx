@@ -21,7 +21,6 @@ import {
   Button,
   Checkbox,
   Group,
-  Loader,
   Modal,
   NumberInput,
   Select,
@@ -40,10 +39,10 @@ import { IconAlertTriangle, IconPencil, IconTrash } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { assignmentPath } from '../lib/classroom/course-format';
-import { CALENDAR_LABELS } from './date-field';
-import { RichTextEditor } from './rich-text/rich-text-editor';
-import { formatDateTime } from '../lib/format';
+
+import { CALENDAR_LABELS } from '../../../components/date-field';
+import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
+import { formatDateTime } from '../../../lib/format';
 import {
   latePolicyWords,
   overdueWords,
@@ -51,8 +50,11 @@ import {
   useCreateAssignment,
   useDeleteAssignment,
   useUpdateAssignment,
-} from '../lib/classroom/assignments-api';
-import { ConfirmModal } from './confirm-modal';
+} from '../api/assignments-api';
+import { ConfirmModal } from '../../../components/confirm-modal';
+import { fieldErrors } from '../../../lib/form-errors';
+import { href } from '../../../lib/links';
+import { QueryState } from '../../../components/query-state';
 
 /** The learner's state of an assignment in words. */
 export function mineWords(a: Assignment): string {
@@ -85,12 +87,11 @@ export function CourseAssignments({ course }: { course: CourseDetail }) {
         <Title order={2}>Assignments</Title>
         {canManage && <Button onClick={() => setEditing('new')}>New assignment</Button>}
       </Group>
-      {list.isLoading && <Loader size="sm" aria-label="Loading the assignments" />}
-      {list.isError && (
-        <Alert color="red" role="alert">
-          {`Couldn't load the assignments: ${list.error.message}`}
-        </Alert>
-      )}
+      <QueryState
+        query={list}
+        label="Loading the assignments"
+        errorTitle="Couldn't load the assignments"
+      />
       {list.data && list.data.length === 0 && <Text>No assignments yet.</Text>}
       {list.data && list.data.length > 0 && (
         <Table.ScrollContainer minWidth={560}>
@@ -108,7 +109,10 @@ export function CourseAssignments({ course }: { course: CourseDetail }) {
               {list.data.map((a) => (
                 <Table.Tr key={a.id}>
                   <Table.Td>
-                    <Anchor component={Link} to={assignmentPath(course.id, a.id)}>
+                    <Anchor
+                      component={Link}
+                      to={href('assignment', { courseId: course.id, assignmentId: a.id })}
+                    >
                       {a.title}
                     </Anchor>
                   </Table.Td>
@@ -321,9 +325,9 @@ function AssignmentEditor({
     const parsed = AssignmentCreateSchema.safeParse(toInput(values));
     if (!parsed.success) {
       const found: EditorErrors = {};
-      for (const issue of parsed.error.issues) {
-        const key = FIELD_OF[String(issue.path[0])];
-        if (key) found[key] ??= issue.message;
+      for (const [field, message] of Object.entries(fieldErrors(parsed.error))) {
+        const key = FIELD_OF[field];
+        if (key) found[key] ??= message;
       }
       setErrors(found);
       return;

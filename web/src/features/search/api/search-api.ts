@@ -5,8 +5,8 @@
  */
 import { SearchResultsSchema, type SearchResult, type SearchType } from '@learning-hub/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, hasServerMessage } from '../api-client';
-import { USER_QUERY_PREFIX } from '../auth/auth-context';
+import { api, hasServerMessage } from '../../../lib/api-client';
+import { USER_QUERY_PREFIX } from '../../../lib/auth/auth-context';
 
 export interface SearchParams {
   q: string;
