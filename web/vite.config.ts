@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './build/precompress.ts';
+import { startChunks } from './build/start-chunks.ts';
 import { VENDOR_CHUNKS } from './build/vendor-chunks.ts';
 
 // In development Vite serves the app and proxies the API to the Fastify server
@@ -35,7 +36,7 @@ function shellStyles(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), precompress(), shellStyles()],
+  plugins: [react(), precompress(), shellStyles(), startChunks()],
   server: {
     port: 5173,
     proxy: { '/api': { target: apiTarget, changeOrigin: false } },

@@ -121,3 +121,41 @@ export const WIKI_TEMPLATES: readonly WikiTemplate[] = [
 export function findWikiTemplate(id: string): WikiTemplate | undefined {
   return WIKI_TEMPLATES.find((t) => t.id === id);
 }
+
+/**
+ * A template's placeholder: text in square brackets that starts with a capital letter, as every
+ * placeholder of the templates above does ("[Fusion splicer, calibrated this year]"). Reference
+ * marks such as "[1]" or "[sic]" are not placeholders.
+ */
+const PLACEHOLDER = /\[([A-Z][^[\]]{3,})\]/g;
+
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+};
+
+/**
+ * The placeholders still in a page's HTML, each once, in the order they appear: the Page creator
+ * and editor ask before publishing a page that has any (docs/wiki.md).
+ */
+export function findWikiPlaceholders(html: string): string[] {
+  const text = html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(#\d+|#x[\da-f]+|[a-z]+);/gi, (entity, name: string) => {
+      if (name.startsWith('#')) {
+        const code =
+          name[1] === 'x' || name[1] === 'X'
+            ? parseInt(name.slice(2), 16)
+            : parseInt(name.slice(1), 10);
+        return Number.isFinite(code) ? String.fromCodePoint(code) : entity;
+      }
+      return ENTITIES[name.toLowerCase()] ?? entity;
+    });
+  const found = new Set<string>();
+  for (const [placeholder] of text.matchAll(PLACEHOLDER)) found.add(placeholder);
+  return [...found];
+}

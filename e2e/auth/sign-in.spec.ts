@@ -109,7 +109,7 @@ test('auth: signing out in one tab signs out the other', async ({ page, context 
 
   await logout(page);
   await expect(other).toHaveURL(/\/login/);
-  await expect(other.getByRole('link', { name: 'Login' })).toBeVisible();
+  await expect(other.getByRole('heading', { name: 'Sign in' })).toBeVisible();
 });
 
 test('auth: sign-out revokes the session on the server', async ({ page }) => {
@@ -135,7 +135,7 @@ test('auth: an expired stored session is treated as absent and cleared', async (
   ] as const);
   await page.goto('/library');
   await expect(page).toHaveURL(/\/login\?next=%2Flibrary$/);
-  await expect(page.getByRole('link', { name: 'Login' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   expect(await page.evaluate((k) => localStorage.getItem(k), STORAGE_KEYS.session)).toBeNull();
 });
 

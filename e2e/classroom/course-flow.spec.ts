@@ -138,7 +138,7 @@ test('classroom: an instructor builds a course in the creator, with a PDF assign
   await page.getByRole('tab', { name: 'Assignments' }).click();
   await expect(page.getByRole('link', { name: 'Cold-weather splice report' })).toBeVisible();
 
-  const { assignments } = await api.get<{ assignments: AssignmentDetail[] }>(
+  const { items: assignments } = await api.get<{ items: AssignmentDetail[] }>(
     `/api/courses/${courseId}/assignments`,
   );
   expect(assignments).toEqual([
@@ -153,10 +153,10 @@ test('classroom: an instructor builds a course in the creator, with a PDF assign
   // Published: a learner finds it in the catalogue.
   const someone = newStudent();
   const learner = await apiAs(request, someone.username, someone.password);
-  const found = await learner.get<{ courses: { id: string; state: string }[] }>(
+  const found = await learner.get<{ items: { id: string; state: string }[] }>(
     `/api/courses?search=${encodeURIComponent(code)}`,
   );
-  expect(found.courses).toEqual([expect.objectContaining({ id: courseId, state: 'published' })]);
+  expect(found.items).toEqual([expect.objectContaining({ id: courseId, state: 'published' })]);
 });
 
 test('classroom: a student enrols from the catalogue, reads with previous/next, completes a lesson and hands in a PDF', async ({

@@ -30,7 +30,9 @@ test('search: on a phone, Ctrl+K finds a lesson with its highlight, Enter opens 
 
   await page.keyboard.press('Control+k');
   const dialog = page.getByRole('dialog');
-  const box = dialog.getByRole('textbox', { name: 'Search courses, lessons and the library' });
+  const box = dialog.getByRole('textbox', {
+    name: 'Search courses, lessons, the library and the wiki',
+  });
   await expect(box).toBeFocused();
   await box.fill(word.slice(0, 8));
   const lessonResult = dialog.getByRole('button', { name: new RegExp(`^Lesson Lashing`) });

@@ -31,7 +31,7 @@ export const DEMO: Record<
     password: 'student-demo-pass',
     firstname: 'Sam',
     lastname: 'Rivera',
-    department: 'Customer Support',
+    department: 'Field Operations',
   },
 };
 

@@ -61,6 +61,11 @@ async function editAndSave(
   await page.getByRole('textbox', { name: 'Summary of your changes' }).fill(summary);
   await beforeSave?.();
   await page.getByRole('button', { name: 'Save', exact: true }).click();
+  // The template's other placeholders are still there: the editor asks once more.
+  await page
+    .getByRole('dialog', { name: 'Placeholders left in the text' })
+    .getByRole('button', { name: 'Save anyway' })
+    .click();
   await expect(page).toHaveURL(/\/wiki\/pages\/[^/]+$/);
   await expect(page.getByText(new RegExp(`· revision ${revision} ·`))).toBeVisible();
 }
@@ -87,6 +92,11 @@ test('wiki: a Procedure page from the creator, edited twice, compared, and revis
   await expect(page.getByRole('combobox', { name: 'Space' })).toHaveValue('Company');
   await expectNoSeriousA11yViolations(page);
   await page.getByRole('button', { name: 'Publish' }).click();
+  // Published unchanged, the template's placeholders are named and asked about first.
+  const ask = page.getByRole('dialog', { name: 'Placeholders left in the text' });
+  await expect(ask.getByRole('listitem').first()).toContainText('[Never look into a fibre');
+  await expectNoSeriousA11yViolations(page);
+  await ask.getByRole('button', { name: 'Publish anyway' }).click();
 
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
   await expect(page).toHaveURL(/\/wiki\/pages\/[^/]+$/);

@@ -52,7 +52,8 @@ export const DEMO_ACCOUNTS = [
     firstname: 'Sam',
     lastname: 'Rivera',
     email: 'sam.rivera@fiberco.example',
-    department: 'Customer Support',
+    // A field technician: the account a newcomer tries first sees the field procedures and clips.
+    department: 'Field Operations',
   },
 ] as const;
 

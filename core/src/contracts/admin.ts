@@ -13,15 +13,18 @@ import {
 } from '../access';
 import { AccessContextSchema, ContextAssignmentSchema, PermissionIdSchema } from './access';
 import { PublicProviderSchema, PublicUserSchema } from './auth';
-import { identityText, NamedRefSchema, personName, storableText } from './common';
+import {
+  identityText,
+  NamedRefSchema,
+  PageQuerySchema,
+  pageOf,
+  pageQuery,
+  personName,
+  storableText,
+} from './common';
+import { CourseSchema } from './course';
 
 const ISO = z.iso.datetime({ offset: true });
-
-/** Page and size of a paginated list (1-based pages). */
-export const PageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(25),
-});
 
 /** A Role of spec §3, with its permissions resolved through inheritance. */
 export const RoleSchema = z.object({
@@ -44,7 +47,9 @@ export const RoleWithUsageSchema = RoleSchema.extend({
   /** How many users hold the role. */
   userCount: z.number(),
 });
-export const RoleListSchema = z.object({ roles: z.array(RoleWithUsageSchema) });
+/** GET /api/admin/roles: a page of roles (all of them at the default size). */
+export const RoleListQuerySchema = pageQuery({ defaultSize: 200, maxSize: 200 });
+export const RoleListSchema = pageOf(RoleWithUsageSchema);
 
 const customRoleFields = {
   /** Shown wherever the role is named: identity text (no bidi or control characters, NFC). */
@@ -95,12 +100,7 @@ export const UserListQuerySchema = PageQuerySchema.extend({
 });
 export type UserListQuery = z.infer<typeof UserListQuerySchema>;
 
-export const UserListSchema = z.object({
-  users: z.array(AdminUserSchema),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
-});
+export const UserListSchema = pageOf(AdminUserSchema);
 
 export const SetRoleSchema = z.strictObject({ role: z.string().min(1).max(48) });
 export const GrantPermissionSchema = z.strictObject({ permission: PermissionIdSchema });
@@ -152,7 +152,9 @@ export const AssignmentViewSchema = ContextAssignmentSchema.extend({
   inForce: z.boolean(),
 });
 export type AssignmentView = z.infer<typeof AssignmentViewSchema>;
-export const AssignmentListSchema = z.object({ assignments: z.array(AssignmentViewSchema) });
+/** GET /api/admin/users/:userId/assignments: a page of one user's assignments (all at the default size). */
+export const AssignmentListQuerySchema = pageQuery({ defaultSize: 200, maxSize: 200 });
+export const AssignmentListSchema = pageOf(AssignmentViewSchema);
 
 /** Where an allowed permission comes from (core `Grant`). */
 export const GrantSchema = z.discriminatedUnion('source', [
@@ -239,32 +241,27 @@ export type SimulateResponse = z.infer<typeof SimulateResponseSchema>;
 /** The check audit (the in-memory ring of spec §6). */
 export const CheckAuditQuerySchema = z.object({
   userId: z.string().max(200).optional(),
-  /** Default 50 for one user's view, 100 for all (spec §9). */
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
-  offset: z.coerce.number().int().min(0).max(1000).default(0),
+  page: PageQuerySchema.shape.page,
+  /** Default 50 for one user's view, 100 for all (spec §9); the ring holds 1,000 at most. */
+  pageSize: z.coerce.number().int().min(1).max(1000).optional(),
 });
-export const CheckAuditSchema = z.object({
-  entries: z.array(
-    z.object({
-      id: z.string(),
-      userId: z.string(),
-      /** The user's username, when the user still exists. */
-      username: z.string().nullable(),
-      action: z.literal('checked'),
-      permission: z.string(),
-      context: z.string(),
-      timestamp: z.string(),
-      result: z.boolean(),
-      reason: z.string().nullable(),
-    }),
-  ),
-  total: z.number(),
-});
+export const CheckAuditSchema = pageOf(
+  z.object({
+    id: z.string(),
+    userId: z.string(),
+    /** The user's username, when the user still exists. */
+    username: z.string().nullable(),
+    action: z.literal('checked'),
+    permission: z.string(),
+    context: z.string(),
+    timestamp: z.string(),
+    result: z.boolean(),
+    reason: z.string().nullable(),
+  }),
+);
 
 /** GET /api/admin/sign-in-failures: the latest failed sign-in attempts the server recorded. */
-export const SignInFailureQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(5),
-});
+export const SignInFailureQuerySchema = pageQuery({ defaultSize: 5, maxSize: 100 });
 export const SignInFailureSchema = z.object({
   id: z.string(),
   occurredAt: z.string(),
@@ -278,7 +275,7 @@ export const SignInFailureSchema = z.object({
   throttled: z.boolean(),
 });
 export type SignInFailure = z.infer<typeof SignInFailureSchema>;
-export const SignInFailureListSchema = z.object({ failures: z.array(SignInFailureSchema) });
+export const SignInFailureListSchema = pageOf(SignInFailureSchema);
 export type SignInFailureList = z.infer<typeof SignInFailureListSchema>;
 
 /** Durable audit trail of access changes: who granted or revoked what, and when. */
@@ -308,7 +305,7 @@ export const AccessAuditQuerySchema = z.object({
   action: z.enum(ACCESS_AUDIT_ACTIONS).optional(),
   from: ISO.optional(),
   to: ISO.optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  page: PageQuerySchema.shape.page,
   /** Default 50 for one user's view, 100 for all (spec §9). */
   pageSize: z.coerce.number().int().min(1).max(200).optional(),
 });
@@ -327,32 +324,12 @@ export const AccessAuditEntrySchema = z.object({
   details: z.record(z.string(), z.unknown()),
 });
 export type AccessAuditEntry = z.infer<typeof AccessAuditEntrySchema>;
-export const AccessAuditSchema = z.object({
-  entries: z.array(AccessAuditEntrySchema),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
-});
+export const AccessAuditSchema = pageOf(AccessAuditEntrySchema);
 
-/** A course (the context of course roles). */
-export const CourseSchema = z.object({
-  id: z.string(),
-  code: z.string(),
-  title: z.string(),
-  description: z.string(),
-  departmentId: z.string().nullable(),
-  departmentName: z.string().nullable(),
-});
-export type Course = z.infer<typeof CourseSchema>;
 export const CourseListQuerySchema = PageQuerySchema.extend({
   search: z.string().trim().max(100).optional(),
 });
-export const CourseListSchema = z.object({
-  courses: z.array(CourseSchema),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
-});
+export const CourseListSchema = pageOf(CourseSchema);
 
 /**
  * A department as lists show it. Its `id` never changes (records and assignments point at it);
@@ -372,7 +349,7 @@ export const DepartmentSchema = z.object({
   /** When an admin archived it (null: active). Archived departments take no new members. */
   archivedAt: z.string().nullable().default(null),
 });
-export const DepartmentListSchema = z.object({ departments: z.array(DepartmentSchema) });
+export const DepartmentListSchema = pageOf(DepartmentSchema);
 
 /** A participant of a course or a member of a department. */
 export const MemberSchema = z.object({
@@ -588,12 +565,8 @@ export type UserStorage = z.infer<typeof UserStorageSchema>;
  * Admin → System → Storage (GET /api/admin/storage, permission system.view): the people who store
  * files, a page at a time, ordered by bytes; the totals over everyone and the limits in force.
  */
-export const StorageUsageSchema = z.object({
-  users: z.array(UserStorageSchema),
-  /** People with at least one stored file. */
-  total: z.number().int().min(0),
-  page: z.number().int(),
-  pageSize: z.number().int(),
+export const StorageUsageSchema = pageOf(UserStorageSchema).extend({
+  /** `total`: people with at least one stored file. */
   totals: z.object({
     files: z.number().int().min(0),
     storedBytes: z.number().int().min(0),

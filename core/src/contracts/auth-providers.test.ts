@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT_REFUSALS, SSO_ERROR_MESSAGES, ssoErrorMessage } from './auth-providers';
+import { ACCOUNT_REFUSALS, SSO_ERROR_MESSAGES, ssoErrorMessage } from './sign-in-texts';
 
 describe('single sign-on error codes', () => {
   it('gives each code its fixed text', () => {

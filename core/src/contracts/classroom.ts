@@ -9,8 +9,8 @@
  * See docs/classroom.md for the model and the readings of the spec behind it.
  */
 import { z } from 'zod';
-import { PageQuerySchema, CourseSchema } from './admin';
-import { IsoDateTime, storableText } from './common';
+import { IsoDateTime, PageQuerySchema, pageOf, pageQuery, storableText } from './common';
+import { CourseCardSchema, CourseSchema, CourseStateSchema, EnrolmentModeSchema, ProgressSchema } from './course';
 
 // ---------------------------------------------------------------- limits
 
@@ -41,19 +41,6 @@ const nullableInstant = IsoDateTime.nullable();
 
 // ---------------------------------------------------------------- courses
 
-/** The life of a course: drafts are seen only by those who can edit it; archived ones are read-only. */
-export const COURSE_STATES = ['draft', 'published', 'archived'] as const;
-export const CourseStateSchema = z.enum(COURSE_STATES);
-export type CourseState = z.infer<typeof CourseStateSchema>;
-
-/**
- * How people join: `open` (anyone who may view it enrols themselves), `key` (self-enrolment with
- * the enrolment key), `manual` (only people who manage participants add learners).
- */
-export const ENROLMENT_MODES = ['open', 'key', 'manual'] as const;
-export const EnrolmentModeSchema = z.enum(ENROLMENT_MODES);
-export type EnrolmentMode = z.infer<typeof EnrolmentModeSchema>;
-
 /** The viewer's relation to a course and what they may do in it (decided by the server). */
 export const CourseViewerSchema = z.object({
   /** Holds an enrolment (course-student assignment) in force now. */
@@ -83,38 +70,6 @@ export const CourseViewerSchema = z.object({
 });
 export type CourseViewer = z.infer<typeof CourseViewerSchema>;
 
-/** A learner's progress through a course's lessons. */
-export const ProgressSchema = z.object({
-  completedLessons: z.number().int().nonnegative(),
-  totalLessons: z.number().int().nonnegative(),
-  /** 0–100, rounded down. */
-  percent: z.number().int().min(0).max(100),
-});
-export type Progress = z.infer<typeof ProgressSchema>;
-
-/** A course as the catalogue shows it (also what the admin pickers read, see CourseSchema). */
-export const CourseCardSchema = CourseSchema.extend({
-  /** Plain-text summary for cards and search (derived from summaryHtml). */
-  summary: z.string(),
-  state: CourseStateSchema,
-  enrolmentMode: EnrolmentModeSchema,
-  startsAt: nullableInstant,
-  endsAt: nullableInstant,
-  capacity: z.number().int().positive().nullable(),
-  /** Learners enrolled now (course-student assignments in force). */
-  enrolledCount: z.number().int().nonnegative(),
-  /** Stored image id; shown through GET /api/files/{fileId}/thumbnail. */
-  coverFileId: z.string().nullable(),
-  /** Signed URL of the cover's thumbnail, usable in an <img>; null without a cover. */
-  coverUrl: z.string().nullable(),
-  lessonCount: z.number().int().nonnegative(),
-  /** The viewer's progress when enrolled, else null. */
-  progress: ProgressSchema.nullable(),
-  enrolled: z.boolean(),
-  updatedAt: IsoDateTime,
-});
-export type CourseCard = z.infer<typeof CourseCardSchema>;
-
 /** GET /api/courses: the catalogue (published courses) or, for people who build courses, more. */
 export const CatalogueQuerySchema = PageQuerySchema.extend({
   /** Matches code, title and summary, case-insensitively. */
@@ -129,12 +84,7 @@ export const CatalogueQuerySchema = PageQuerySchema.extend({
   state: z.enum(['published', 'draft', 'archived', 'any']).default('published'),
 });
 export type CatalogueQuery = z.infer<typeof CatalogueQuerySchema>;
-export const CatalogueSchema = z.object({
-  courses: z.array(CourseCardSchema),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
-});
+export const CatalogueSchema = pageOf(CourseCardSchema);
 export type Catalogue = z.infer<typeof CatalogueSchema>;
 
 /** A lesson in the outline (no body). */
@@ -298,7 +248,9 @@ export const ParticipantSchema = z.object({
   expiresAt: z.string().nullable(),
   progress: ProgressSchema.nullable(),
 });
-export const ParticipantListSchema = z.object({ members: z.array(ParticipantSchema) });
+/** The participants list: all of a course at the default size, 500 a page at most. */
+export const ParticipantListQuerySchema = pageQuery({ defaultSize: 500, maxSize: 500 });
+export const ParticipantListSchema = pageOf(ParticipantSchema);
 
 // ---------------------------------------------------------------- files and grades shared below
 
@@ -402,7 +354,9 @@ export const AssignmentSchema = z.object({
   canReleaseGrades: z.boolean(),
 });
 export type Assignment = z.infer<typeof AssignmentSchema>;
-export const CourseAssignmentListSchema = z.object({ assignments: z.array(AssignmentSchema) });
+/** A course's assignments: all of them at the default size. */
+export const CourseAssignmentListQuerySchema = pageQuery({ defaultSize: 200, maxSize: 200 });
+export const CourseAssignmentListSchema = pageOf(AssignmentSchema);
 
 export const AssignmentCreateSchema = z.strictObject({
   title: title('The title'),
@@ -457,7 +411,9 @@ export const SubmissionSchema = z.object({
   grade: GradeSchema.nullable(),
 });
 export type Submission = z.infer<typeof SubmissionSchema>;
-export const SubmissionListSchema = z.object({ submissions: z.array(SubmissionSchema) });
+/** An assignment's submissions: all of them at the default size, 500 a page at most. */
+export const SubmissionListQuerySchema = pageQuery({ defaultSize: 500, maxSize: 500 });
+export const SubmissionListSchema = pageOf(SubmissionSchema);
 
 /**
  * POST /api/assignments/{assignmentId}/submissions: saves the learner's draft (`submit: false`)
@@ -513,7 +469,8 @@ export const GradebookSchema = z.object({
       unreleasedGrades: z.number().int().nonnegative().nullable(),
     }),
   ),
-  rows: z.array(
+  /** One row per learner, a page at a time. */
+  items: z.array(
     z.object({
       userId: z.string(),
       username: z.string(),
@@ -535,124 +492,14 @@ export const GradebookSchema = z.object({
       percent: z.number().nullable(),
     }),
   ),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
+  total: z.number().int().nonnegative(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
 });
 export type Gradebook = z.infer<typeof GradebookSchema>;
 export const GradebookQuerySchema = PageQuerySchema.extend({
   search: z.string().trim().max(100).optional(),
 });
 
-// ---------------------------------------------------------------- learner and teacher overviews
-
-/** A piece of work with a date, for "due soon" and "overdue". */
-export const DueItemSchema = z.object({
-  assignmentId: z.string(),
-  assignmentTitle: z.string(),
-  courseId: z.string(),
-  courseTitle: z.string(),
-  dueAt: IsoDateTime,
-  overdue: z.boolean(),
-});
-export const RecentGradeSchema = z.object({
-  assignmentId: z.string(),
-  assignmentTitle: z.string(),
-  courseId: z.string(),
-  courseTitle: z.string(),
-  points: z.number(),
-  maxPoints: z.number(),
-  gradedAt: IsoDateTime,
-});
-export const TeachingCourseSchema = z.object({
-  courseId: z.string(),
-  courseTitle: z.string(),
-  code: z.string(),
-  state: CourseStateSchema,
-  learners: z.number().int().nonnegative(),
-  /** Learners whose latest handed-in attempt waits for a grade (0 where the viewer may not grade). */
-  toGrade: z.number().int().nonnegative(),
-});
-/** One assignment's queue of handed-in work waiting for a grade, for someone who grades it. */
-export const ToGradeItemSchema = z.object({
-  assignmentId: z.string(),
-  assignmentTitle: z.string(),
-  courseId: z.string(),
-  courseTitle: z.string(),
-  /** Learners whose latest handed-in attempt has no grade yet (the grader page's count). */
-  count: z.number().int().positive(),
-  /** The waiting attempt to open first in the grader (the one that has waited longest). */
-  firstSubmissionId: z.string(),
-});
-/** A handed-in attempt, for those who grade the course. */
-export const HandInSchema = z.object({
-  submissionId: z.string(),
-  assignmentId: z.string(),
-  assignmentTitle: z.string(),
-  courseId: z.string(),
-  courseTitle: z.string(),
-  learnerName: z.string(),
-  attempt: z.number().int().positive(),
-  submittedAt: IsoDateTime,
-  late: z.boolean(),
-  /** This attempt has a grade. */
-  graded: z.boolean(),
-});
-/** An assignment of a taught course due soon, with how many learners have handed it in. */
-export const TeachingDueItemSchema = z.object({
-  assignmentId: z.string(),
-  assignmentTitle: z.string(),
-  courseId: z.string(),
-  courseTitle: z.string(),
-  dueAt: IsoDateTime,
-  /** Learners who have handed in at least one attempt. */
-  handedIn: z.number().int().nonnegative(),
-  /** Learners enrolled in the course now. */
-  learners: z.number().int().nonnegative(),
-});
-
-/**
- * GET /api/me/learning: the learner's own page (`/learning-management`) and the start page (`/`).
- * Every part is computed by the server from what the viewer really takes, teaches and may grade:
- * a learner who teaches nothing gets empty teaching parts.
- */
-export const LearningOverviewSchema = z.object({
-  courses: z.array(CourseCardSchema),
-  /**
-   * Where to continue: in the course the learner was active in most recently that still has an
-   * unfinished lesson, the next unfinished lesson (CourseDetail.nextLessonId). `viewedAt` is the
-   * learner's last activity in that course. Null when no started course has anything left.
-   */
-  continueLesson: z
-    .object({
-      courseId: z.string(),
-      courseTitle: z.string(),
-      lessonId: z.string(),
-      lessonTitle: z.string(),
-      /** When the learner was last active in the course; null for a course not started yet. */
-      viewedAt: IsoDateTime.nullable(),
-    })
-    .nullable(),
-  /**
-   * When there is nothing to continue: the course the learner was active in last, every lesson of
-   * which they have completed. Null otherwise.
-   */
-  courseComplete: z.object({ courseId: z.string(), courseTitle: z.string() }).nullable(),
-  /** Not yet handed in, due in the next 14 days, soonest first. */
-  dueSoon: z.array(DueItemSchema),
-  /** Not handed in and past the due date (only where late work is still accepted or unclaimed). */
-  overdue: z.array(DueItemSchema),
-  recentGrades: z.array(RecentGradeSchema),
-  /** Courses the viewer teaches (course-instructor or course-assistant, or created). */
-  teaching: z.array(TeachingCourseSchema),
-  /**
-   * In the taught courses where the viewer may see submissions (the grader page's rule): the
-   * assignments with work waiting for a grade, most waiting first.
-   */
-  toGrade: z.array(ToGradeItemSchema),
-  /** The latest handed-in attempts there, newest first. */
-  recentHandIns: z.array(HandInSchema),
-  /** Assignments there due in the next 14 days, soonest first. */
-  teachingDue: z.array(TeachingDueItemSchema),
-});
-export type LearningOverview = z.infer<typeof LearningOverviewSchema>;
+// The learner's and the teacher's overview (GET /api/me/learning): contracts/learning.ts. The
+// course card and the course states: contracts/course.ts.

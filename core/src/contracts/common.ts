@@ -10,6 +10,45 @@ export const ErrorBodySchema = z.object({
   details: z.unknown().optional(),
 });
 
+// ---------------------------------------------------------------- paged lists
+
+/** Highest page number a list accepts (a guard against absurd offsets, not a real limit). */
+export const PAGE_MAX = 100_000;
+
+/**
+ * The query of every list: `page` (1-based) and `pageSize`, with the list's default and cap.
+ * Every list of the API pages this way (docs/architecture.md, "Lists").
+ */
+export function pageQuery(options: { defaultSize?: number; maxSize?: number } = {}) {
+  const { defaultSize = 25, maxSize = 100 } = options;
+  return z.object({
+    page: z.coerce.number().int().min(1).max(PAGE_MAX).default(1),
+    pageSize: z.coerce.number().int().min(1).max(maxSize).default(defaultSize),
+  });
+}
+
+/** The usual list query: 25 a page by default, 100 at most. */
+export const PageQuerySchema = pageQuery();
+export type PageQuery = z.infer<typeof PageQuerySchema>;
+
+/** The body of every list: one page of `items`, how many there are in all, and the page asked for. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    total: z.number().int().nonnegative(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+  });
+}
+
+/** One page of a list (the shape `pageOf` describes). */
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
 /** Something by its id and the name to show: a person, a category. */
 export const NamedRefSchema = z.object({ id: z.string(), name: z.string() });
 export type NamedRef = z.infer<typeof NamedRefSchema>;

@@ -6,8 +6,8 @@
  * their account (derived, not stored as an assignment). See docs/departments.md.
  */
 import { z } from 'zod';
-import { DepartmentSchema, PageQuerySchema } from './admin';
-import { departmentName, IsoDateTime, storableText } from './common';
+import { DepartmentSchema } from './admin';
+import { departmentName, IsoDateTime, PageQuerySchema, pageOf, pageQuery, storableText } from './common';
 
 /** Longest department description, in characters of HTML. */
 export const DEPARTMENT_DESCRIPTION_MAX = 50_000;
@@ -21,7 +21,7 @@ export const DepartmentParamsSchema = z.object({ departmentId: id });
 export const DepartmentMemberParamsSchema = z.object({ departmentId: id, userId: id });
 
 /** `GET /api/departments?archived=true`: admins see archived departments too. */
-export const DepartmentListQuerySchema = z.object({
+export const DepartmentListQuerySchema = pageQuery({ defaultSize: 200, maxSize: 200 }).extend({
   archived: z
     .enum(['true', 'false'])
     .transform((v) => v === 'true')
@@ -125,12 +125,7 @@ export const DepartmentMemberSchema = z.object({
   expiresAt: IsoDateTime.nullable(),
 });
 export type DepartmentMember = z.infer<typeof DepartmentMemberSchema>;
-export const DepartmentMemberListSchema = z.object({
-  members: z.array(DepartmentMemberSchema),
-  total: z.number().int().nonnegative(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-});
+export const DepartmentMemberListSchema = pageOf(DepartmentMemberSchema);
 
 /**
  * Adding a person (`POST …/members`) or changing their role and end date
@@ -153,18 +148,16 @@ export const DepartmentMemberUpdateSchema = z.strictObject({
  * `GET /api/departments/{departmentId}/candidates?search=`: active people a manager may add
  * (at most 10), for the add-member picker.
  */
-export const DepartmentCandidateQuerySchema = z.object({
+export const DepartmentCandidateQuerySchema = pageQuery({ defaultSize: 10, maxSize: 10 }).extend({
   search: z.string().trim().min(1).max(100),
 });
-export const DepartmentCandidateListSchema = z.object({
-  people: z.array(
-    z.object({
-      id: z.string(),
-      username: z.string(),
-      name: z.string(),
-      departmentName: z.string().nullable(),
-      /** Already a member here. */
-      member: z.boolean(),
-    }),
-  ),
-});
+export const DepartmentCandidateListSchema = pageOf(
+  z.object({
+    id: z.string(),
+    username: z.string(),
+    name: z.string(),
+    departmentName: z.string().nullable(),
+    /** Already a member here. */
+    member: z.boolean(),
+  }),
+);

@@ -1,6 +1,6 @@
 /** Background jobs as Admin → System shows them (GET /api/admin/jobs, docs/jobs.md). */
 import { z } from 'zod';
-import { PageQuerySchema } from './admin';
+import { PageQuerySchema, pageOf } from './common';
 
 const ISO = z.iso.datetime({ offset: true });
 
@@ -17,6 +17,21 @@ export const JobListQuerySchema = PageQuerySchema.extend({
   state: z.enum(JOB_STATES).optional(),
 });
 export type JobListQuery = z.infer<typeof JobListQuerySchema>;
+
+/**
+ * What a job worked on, read from its data by the jobs listing (docs/jobs.md): a library item
+ * (and the file of its version), a wiki page, or a file of something else.
+ */
+export const JobSubjectSchema = z.object({
+  type: z.enum(['library-item', 'wiki-page', 'file']),
+  /** The item's or page's title, or the file's name. */
+  title: z.string(),
+  /** The name of the file the job read, when it read one of an item or a page. */
+  fileName: z.string().nullable(),
+  /** The app's path that opens it; null when there is none (it was deleted, or a file alone). */
+  path: z.string().nullable(),
+});
+export type JobSubject = z.infer<typeof JobSubjectSchema>;
 
 /** One job of the queue. */
 export const JobSummarySchema = z.object({
@@ -37,15 +52,12 @@ export const JobSummarySchema = z.object({
   completedAt: ISO.nullable(),
   /** The error of the latest failed attempt; null when none failed. */
   lastError: z.string().nullable(),
+  /** What it worked on; null when its data names nothing the listing knows (or it is gone). */
+  subject: JobSubjectSchema.nullable(),
 });
 export type JobSummary = z.infer<typeof JobSummarySchema>;
 
-export const JobListSchema = z.object({
-  jobs: z.array(JobSummarySchema),
-  total: z.number().int().min(0),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-});
+export const JobListSchema = pageOf(JobSummarySchema);
 export type JobList = z.infer<typeof JobListSchema>;
 
 export const JobParamsSchema = z.object({ jobId: z.string().min(1).max(100) });

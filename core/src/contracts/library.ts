@@ -8,8 +8,14 @@
  */
 import { z } from 'zod';
 import { linkUrlSyntax } from '../link-url';
-import { PageQuerySchema } from './admin';
-import { IsoDateTime, NamedRefSchema, storableText } from './common';
+import {
+  IsoDateTime,
+  NamedRefSchema,
+  PageQuerySchema,
+  pageOf,
+  pageQuery,
+  storableText,
+} from './common';
 import { SignedUrlQuerySchema } from './files';
 
 // ---------------------------------------------------------------- limits
@@ -108,9 +114,9 @@ export const LibraryCategorySchema = z.object({
   itemCount: z.number().int().nonnegative(),
 });
 export type LibraryCategory = z.infer<typeof LibraryCategorySchema>;
-export const LibraryCategoryListSchema = z.object({
-  categories: z.array(LibraryCategorySchema),
-});
+/** The categories: all of them at the default size. */
+export const LibraryCategoryListQuerySchema = pageQuery({ defaultSize: 200, maxSize: 200 });
+export const LibraryCategoryListSchema = pageOf(LibraryCategorySchema);
 export const LibraryCategoryInputSchema = z.strictObject({
   name: title('The name', 80),
 });
@@ -197,11 +203,7 @@ export const LibraryListQuerySchema = PageQuerySchema.extend({
 });
 export type LibraryListQuery = z.infer<typeof LibraryListQuerySchema>;
 
-export const LibraryListSchema = z.object({
-  items: z.array(LibraryItemSummarySchema),
-  total: z.number().int().nonnegative(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
+export const LibraryListSchema = pageOf(LibraryItemSummarySchema).extend({
   /** Whether the caller may add items (library.upload) and manage categories and the trash. */
   canUpload: z.boolean(),
   canManage: z.boolean(),
@@ -259,7 +261,9 @@ export const LibraryVersionSchema = z.object({
   downloadUrl: z.string().nullable().optional(),
 });
 export type LibraryVersion = z.infer<typeof LibraryVersionSchema>;
-export const LibraryVersionListSchema = z.object({ versions: z.array(LibraryVersionSchema) });
+/** An item's versions, newest first: all of them at the default size. */
+export const LibraryVersionListQuerySchema = pageQuery({ defaultSize: 100, maxSize: 100 });
+export const LibraryVersionListSchema = pageOf(LibraryVersionSchema);
 
 /** `GET /api/library/items/{itemId}/download?version=`: that version's file (the current one by default). */
 export const LibraryDownloadQuerySchema = SignedUrlQuerySchema.extend({

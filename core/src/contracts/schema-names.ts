@@ -35,7 +35,6 @@ import {
   AssignmentViewSchema,
   CheckAuditSchema,
   CourseListSchema,
-  CourseSchema,
   CustomRoleCreateSchema,
   CustomRoleUpdateSchema,
   DepartmentListSchema,
@@ -118,21 +117,17 @@ import {
   AssignmentUpdateSchema,
   CatalogueSchema,
   CourseAssignmentListSchema,
-  CourseCardSchema,
   CourseCopySchema,
   CourseCreateSchema,
   CourseDetailSchema,
   CourseUpdateSchema,
   CourseViewerSchema,
-  DueItemSchema,
   EnrolmentSchema,
   GradeHistorySchema,
   GradeOverrideSchema,
   GradeSchema,
   GradeSetSchema,
   GradebookSchema,
-  HandInSchema,
-  LearningOverviewSchema,
   LessonCreateSchema,
   LessonOutlineSchema,
   LessonProgressSchema,
@@ -143,8 +138,6 @@ import {
   ParticipantListSchema,
   ParticipantSchema,
   ParticipantSetSchema,
-  ProgressSchema,
-  RecentGradeSchema,
   SectionCreateSchema,
   SectionSchema,
   SectionUpdateSchema,
@@ -153,10 +146,17 @@ import {
   SubmissionListSchema,
   SubmissionSaveSchema,
   SubmissionSchema,
+} from './classroom';
+import { CourseCardSchema, CourseSchema, ProgressSchema } from './course';
+import {
+  DueItemSchema,
+  HandInSchema,
+  LearningOverviewSchema,
+  RecentGradeSchema,
   TeachingCourseSchema,
   TeachingDueItemSchema,
   ToGradeItemSchema,
-} from './classroom';
+} from './learning';
 import {
   DepartmentCandidateListSchema,
   DepartmentCourseSchema,
@@ -170,7 +170,7 @@ import {
   DepartmentUpdateSchema,
 } from './departments';
 import { StoredFileSchema } from './files';
-import { JobListSchema, JobSummarySchema } from './jobs';
+import { JobListSchema, JobSubjectSchema, JobSummarySchema } from './jobs';
 import {
   LibraryCategoryInputSchema,
   LibraryCategoryListSchema,
@@ -369,6 +369,7 @@ export const API_SCHEMAS = {
   StoredFile: StoredFileSchema,
   // jobs.ts
   JobList: JobListSchema,
+  JobSubject: JobSubjectSchema,
   JobSummary: JobSummarySchema,
   // library.ts
   LibraryCategory: LibraryCategorySchema,

@@ -3,6 +3,7 @@
  * lessons now; library items, wiki pages and people add their types here.
  */
 import { z } from 'zod';
+import { pageOf, pageQuery } from './common';
 
 /** Longest query accepted (longer is a 400). */
 export const SEARCH_QUERY_MAX = 200;
@@ -17,8 +18,7 @@ export const SearchQuerySchema = z.object({
   q: z.string().trim().max(SEARCH_QUERY_MAX).default(''),
   /** Only this kind of result; every kind by default. */
   type: SearchTypeSchema.optional(),
-  page: z.coerce.number().int().min(1).max(1000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(50).default(10),
+  ...pageQuery({ defaultSize: 10, maxSize: 50 }).shape,
 });
 export type SearchQuery = z.infer<typeof SearchQuerySchema>;
 
@@ -48,10 +48,5 @@ export const SearchResultSchema = z.object({
 });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 
-export const SearchResultsSchema = z.object({
-  results: z.array(SearchResultSchema),
-  total: z.number().int().nonnegative(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-});
+export const SearchResultsSchema = pageOf(SearchResultSchema);
 export type SearchResults = z.infer<typeof SearchResultsSchema>;

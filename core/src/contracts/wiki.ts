@@ -6,8 +6,14 @@
  * and a stale one is refused with a merge. See docs/wiki.md for the rules and readings.
  */
 import { z } from 'zod';
-import { PageQuerySchema } from './admin';
-import { IsoDateTime, NamedRefSchema, storableText } from './common';
+import {
+  IsoDateTime,
+  NamedRefSchema,
+  PageQuerySchema,
+  pageOf,
+  pageQuery,
+  storableText,
+} from './common';
 
 // ---------------------------------------------------------------- limits
 
@@ -74,7 +80,9 @@ export const WikiSpaceSchema = z.object({
 });
 export type WikiSpace = z.infer<typeof WikiSpaceSchema>;
 /** `GET /api/wiki/spaces`: the spaces the viewer may read, the company space first. */
-export const WikiSpaceListSchema = z.object({ spaces: z.array(WikiSpaceSchema) });
+/** The spaces the caller may see: all of them at the default size. */
+export const WikiSpaceListQuerySchema = pageQuery({ defaultSize: 200, maxSize: 200 });
+export const WikiSpaceListSchema = pageOf(WikiSpaceSchema);
 
 // ---------------------------------------------------------------- pages
 
@@ -190,12 +198,7 @@ export const WikiListQuerySchema = PageQuerySchema.extend({
   order: z.enum(['asc', 'desc']).optional(),
 });
 export type WikiListQuery = z.infer<typeof WikiListQuerySchema>;
-export const WikiPageListSchema = z.object({
-  pages: z.array(WikiPageSummarySchema),
-  total: z.number().int().nonnegative(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-});
+export const WikiPageListSchema = pageOf(WikiPageSummarySchema);
 
 /** `GET /api/wiki/tree?space=`: every page of a space the viewer may open, for the tree. */
 export const WikiTreeQuerySchema = z.object({ space: WikiSpaceKeySchema });
@@ -295,12 +298,7 @@ export type WikiConflict = z.infer<typeof WikiConflictSchema>;
 
 // ---------------------------------------------------------------- revisions and diffs
 
-export const WikiRevisionListSchema = z.object({
-  revisions: z.array(WikiRevisionSummarySchema),
-  total: z.number().int().nonnegative(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-});
+export const WikiRevisionListSchema = pageOf(WikiRevisionSummarySchema);
 /** One old revision (`GET …/revisions/{revisionId}`, by its number), to read or copy. */
 export const WikiRevisionSchema = WikiRevisionSummarySchema.extend({ html: z.string() });
 export type WikiRevision = z.infer<typeof WikiRevisionSchema>;

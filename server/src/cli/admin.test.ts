@@ -133,7 +133,7 @@ describe.skipIf(!available)(`admin command line (${TEST_DB_KIND})`, () => {
     });
     expect(login.statusCode).toBe(403);
     expect(await run('user', 'list')).toMatch(
-      /student\s+instructor\s+Customer Support\s+deactivated/,
+      /student\s+instructor\s+Field Operations\s+deactivated/,
     );
   });
 

@@ -23,16 +23,21 @@ export function initials(user: Pick<PublicUser, 'firstname' | 'lastname'>): stri
   return `${first}${last}`.toUpperCase();
 }
 
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-});
+// Made at its first use, not when the module is evaluated: the first Intl formatter loads the
+// locale's data, a long piece of work on a phone that the app's start does not need
+// (docs/front-end.md "Total blocking time").
+let dateTimeFormat: Intl.DateTimeFormat | undefined;
 
 /** A date and time in the user's locale; '—' for a missing or invalid value. */
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   const time = Date.parse(iso);
-  return Number.isNaN(time) ? '—' : dateTimeFormat.format(time);
+  if (Number.isNaN(time)) return '—';
+  dateTimeFormat ??= new Intl.DateTimeFormat(undefined, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  });
+  return dateTimeFormat.format(time);
 }
 
 /** A byte count in words (1.5 MB). */

@@ -100,7 +100,7 @@ export function buildGradebook(overrides: Partial<Gradebook> = {}): Gradebook {
         unreleasedGrades: 0,
       },
     ],
-    rows: [
+    items: [
       {
         userId: 'user-student',
         username: 'student',

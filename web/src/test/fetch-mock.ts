@@ -24,7 +24,10 @@ export type MockResult = MockAnswer | typeof NETWORK_FAILURE;
 export type MockRoute = MockResult | ((request: MockRequest) => MockResult | Promise<MockResult>);
 export type MockRoutes = Record<string, MockRoute>;
 
-/** Answers every app needs in the background: the auth config and the auth log. */
+/**
+ * Answers every app needs in the background: the auth config, the auth log, and the wiki's lists
+ * the start page shows (empty).
+ */
 export const DEFAULT_ROUTES: MockRoutes = {
   'GET /api/auth/config': {
     body: {
@@ -35,6 +38,7 @@ export const DEFAULT_ROUTES: MockRoutes = {
     },
   },
   'POST /api/auth/log': { status: 204 },
+  'GET /api/wiki/pages': { body: { pages: [], total: 0, page: 1, pageSize: 20 } },
 };
 
 export interface FetchMock {

@@ -116,3 +116,8 @@ export function buildAuthConfig(overrides: Partial<AuthConfig> = {}): AuthConfig
 export function buildDevModeConfig(): AuthConfig {
   return buildAuthConfig({ methods: ['disabled'], defaultMethod: 'disabled', devMode: true });
 }
+
+/** A list as every list of the API answers it: the items, all on one page. */
+export function listOf<T>(items: T[], pageSize = Math.max(25, items.length)) {
+  return { items, total: items.length, page: 1, pageSize };
+}

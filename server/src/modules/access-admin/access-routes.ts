@@ -29,6 +29,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { listAccessAudit } from '../../platform/access/access-repository';
 import { findUserById, findUsernames } from '../../platform/auth/user-repository';
 import type { Db } from '../../platform/db';
+import { pageWindow, sendPage } from '../../platform/paging';
 
 const scopeOf = (scope: string): CheckScope => {
   if (scope === 'any') return 'any';
@@ -56,18 +57,21 @@ const adminAccessRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
         response: { 200: CheckAuditSchema },
       },
     },
-    async (request) => {
-      const { userId, limit, offset } = request.query;
-      const size = limit ?? (userId ? AUDIT_USER_VIEW_DEFAULT : AUDIT_ALL_VIEW_DEFAULT);
-      const entries = app.access.audit.list({ userId, limit: size, offset });
+    async (request, reply) => {
+      const { userId, page } = request.query;
+      const pageSize =
+        request.query.pageSize ?? (userId ? AUDIT_USER_VIEW_DEFAULT : AUDIT_ALL_VIEW_DEFAULT);
+      const entries = app.access.audit.list({ userId, ...pageWindow({ page, pageSize }) });
       const names = await findUsernames(
         db,
         entries.map((e) => e.userId),
       );
-      return {
-        entries: entries.map((e) => ({ ...e, username: names.get(e.userId) ?? null })),
+      return sendPage(request, reply, {
+        items: entries.map((e) => ({ ...e, username: names.get(e.userId) ?? null })),
         total: app.access.audit.countMatching(userId),
-      };
+        page,
+        pageSize,
+      });
     },
   );
 
@@ -83,15 +87,15 @@ const adminAccessRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
         response: { 200: AccessAuditSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { page, pageSize, ...filter } = request.query;
       const size = pageSize ?? (filter.userId ? AUDIT_USER_VIEW_DEFAULT : AUDIT_ALL_VIEW_DEFAULT);
       const { entries, total } = await listAccessAudit(db, {
         ...filter,
-        offset: (page - 1) * size,
-        limit: size,
+        ...pageWindow({ page, pageSize: size }),
       });
-      return { entries: entries as AccessAuditEntry[], total, page, pageSize: size };
+      const items = entries as AccessAuditEntry[];
+      return sendPage(request, reply, { items, total, page, pageSize: size });
     },
   );
 

@@ -134,9 +134,9 @@ describe.skipIf(!available)(`admin: simulator and audits (${TEST_DB_KIND})`, () 
         headers: bearer(adminToken),
       })
     ).json();
-    expect(before.entries).toHaveLength(50);
+    expect(before.items).toHaveLength(50);
     expect(before.total).toBe(60);
-    expect(before.entries[0]).toMatchObject({
+    expect(before.items[0]).toMatchObject({
       userId: student.id,
       username: 'sam',
       action: 'checked',
@@ -154,8 +154,8 @@ describe.skipIf(!available)(`admin: simulator and audits (${TEST_DB_KIND})`, () 
       })
     ).json();
     // The student's 60 attempts and the admin's own checks to read the ring; at most 100 shown.
-    expect(all.entries.length).toBeLessThanOrEqual(100);
-    expect(all.entries.filter((e: { userId: string }) => e.userId === student.id)).toHaveLength(60);
+    expect(all.items.length).toBeLessThanOrEqual(100);
+    expect(all.items.filter((e: { userId: string }) => e.userId === student.id)).toHaveLength(60);
 
     const denied = await ctx.app.inject({
       method: 'GET',
@@ -189,16 +189,14 @@ describe.skipIf(!available)(`admin: simulator and audits (${TEST_DB_KIND})`, () 
       });
     const all = (await get('')).json();
     expect(all).toMatchObject({ total: 4, page: 1, pageSize: 100 });
-    expect(all.entries[0]).toMatchObject({
+    expect(all.items[0]).toMatchObject({
       action: 'role.set',
       targetUsername: 'priya',
       actorUsername: 'root',
     });
     const grants = (await get(`userId=${student.id}&pageSize=2&page=2`)).json();
     expect(grants).toMatchObject({ total: 3, page: 2, pageSize: 2 });
-    expect(grants.entries.map((e: { permission: string }) => e.permission)).toEqual([
-      'wiki.create',
-    ]);
+    expect(grants.items.map((e: { permission: string }) => e.permission)).toEqual(['wiki.create']);
     const byAction = (await get('action=role.set')).json();
     expect(byAction.total).toBe(1);
     const later = (

@@ -54,7 +54,7 @@ describe.skipIf(!available)(`admin: roles (${TEST_DB_KIND})`, () => {
   it('lists the system roles, read-only, with every permission and how many hold them', async () => {
     const res = await req('GET', '/api/admin/roles');
     expect(res.statusCode).toBe(200);
-    const roles = res.json().roles as {
+    const roles = res.json().items as {
       id: string;
       isSystemRole: boolean;
       allPermissions: string[];
@@ -128,7 +128,7 @@ describe.skipIf(!available)(`admin: roles (${TEST_DB_KIND})`, () => {
     expect((await req('DELETE', '/api/admin/roles/people-coordinator')).statusCode).toBe(404);
 
     const trail = (await req('GET', '/api/admin/access/audit?action=custom_role.update')).json();
-    expect(trail.entries[0]).toMatchObject({
+    expect(trail.items[0]).toMatchObject({
       roleId: 'people-coordinator',
       details: {
         before: { permissions: ['user.view'] },

@@ -14,6 +14,7 @@ import {
   customRoleDenial,
   isAdminRole,
   RoleRegistry,
+  RoleListQuerySchema,
   RoleListSchema,
   RoleWithUsageSchema,
   type AccessSubject,
@@ -35,6 +36,7 @@ import {
   type CustomRoleFields,
 } from '../../platform/access/access-repository';
 import type { Db } from '../../platform/db';
+import { sendPage, slicePage } from '../../platform/paging';
 
 const RoleParams = z.object({ roleId: z.string().min(1).max(48) });
 
@@ -118,13 +120,15 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         operationId: 'listRoles',
         tags: ['roles'],
         summary: 'List roles',
+        querystring: RoleListQuerySchema,
         response: { 200: RoleListSchema },
       },
     },
-    async () => {
+    async (request, reply) => {
       const roles = await app.access.refreshRoles();
       const counts = await countUsersByRole(db);
-      return { roles: roles.all().map((r) => withUsage(r, roles, counts)) };
+      const all = roles.all().map((r) => withUsage(r, roles, counts));
+      return sendPage(request, reply, slicePage(all, request.query));
     },
   );
 

@@ -60,6 +60,7 @@ import {
   authenticateWith,
   ssoRedirectUri,
 } from '../../platform/auth/providers/dispatch';
+import { pageWindow, sendPage } from '../../platform/paging';
 
 const ACCESS = { permissions: ['system.settings' as const], roles: ['admin' as const] };
 /** What opens the admin area (the /admin route's requirement). */
@@ -159,16 +160,22 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
         response: { 200: SignInFailureListSchema },
       },
     },
-    async (request) => ({
-      failures: (await listSignInFailures(db, request.query.limit)).map((e) => ({
-        id: e.id,
-        occurredAt: e.occurredAt,
-        username: e.username,
-        method: e.authMethod,
-        reason: e.error,
-        throttled: e.event === 'login_throttled',
-      })),
-    }),
+    async (request, reply) => {
+      const { events, total } = await listSignInFailures(db, pageWindow(request.query));
+      return sendPage(request, reply, {
+        items: events.map((e) => ({
+          id: e.id,
+          occurredAt: e.occurredAt,
+          username: e.username,
+          method: e.authMethod,
+          reason: e.error,
+          throttled: e.event === 'login_throttled',
+        })),
+        total,
+        page: request.query.page,
+        pageSize: request.query.pageSize,
+      });
+    },
   );
 
   app.get(

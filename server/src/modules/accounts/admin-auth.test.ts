@@ -217,7 +217,7 @@ describe.skipIf(!available)(`admin: sign-in settings (${TEST_DB_KIND})`, () => {
     const res = await req('GET', '/api/admin/sign-in-failures');
     expect(res.statusCode).toBe(200);
     // Successful sign-ins are not failures.
-    expect(res.json().failures).toEqual([
+    expect(res.json().items).toEqual([
       {
         id: expect.any(String),
         occurredAt: new Date(ctx.clock.now() - 1000).toISOString(),
@@ -228,9 +228,9 @@ describe.skipIf(!available)(`admin: sign-in settings (${TEST_DB_KIND})`, () => {
       },
       expect.objectContaining({ username: 'sam', method: 'local', throttled: false }),
     ]);
-    const one = await req('GET', '/api/admin/sign-in-failures?limit=1');
-    expect(one.json().failures.map((f: { username: string }) => f.username)).toEqual(['ghost']);
-    expect((await req('GET', '/api/admin/sign-in-failures?limit=0')).statusCode).toBe(400);
+    const one = await req('GET', '/api/admin/sign-in-failures?pageSize=1');
+    expect(one.json().items.map((f: { username: string }) => f.username)).toEqual(['ghost']);
+    expect((await req('GET', '/api/admin/sign-in-failures?pageSize=0')).statusCode).toBe(400);
 
     for (const other of [samToken, priyaToken]) {
       const refused = await ctx.app.inject({

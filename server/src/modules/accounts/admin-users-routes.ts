@@ -15,6 +15,7 @@ import {
   assignmentRemoveDenial,
   assignmentReplaceDenial,
   AssignmentInputSchema,
+  AssignmentListQuerySchema,
   AssignmentListSchema,
   contextKey,
   EffectivePermissionsQuerySchema,
@@ -67,6 +68,7 @@ import {
 } from '../../platform/auth/user-repository';
 import { applyEnrolmentBlockRule } from '../courses/public';
 import type { Db } from '../../platform/db';
+import { pageWindow, sendPage, slicePage } from '../../platform/paging';
 
 const UserParams = z.object({ userId: z.string().min(1).max(200) });
 
@@ -174,16 +176,16 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         response: { 200: UserListSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { page, pageSize, search, role, department } = request.query;
       const { users, total } = await listUsersPage(db, {
         search: search || undefined,
         role: role || undefined,
         departmentId: department || undefined,
-        offset: (page - 1) * pageSize,
-        limit: pageSize,
+        ...pageWindow({ page, pageSize }),
       });
-      return { users: await toAdminUsers(users), total, page, pageSize };
+      const items = await toAdminUsers(users);
+      return sendPage(request, reply, { items, total, page, pageSize });
     },
   );
 
@@ -334,10 +336,11 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         tags: ['users'],
         summary: 'A user’s role assignments',
         params: UserParams,
+        querystring: AssignmentListQuerySchema,
         response: { 200: AssignmentListSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = await targetUser(request.params.userId);
       const subject = await app.access.loadSubject(user);
       const at = now();
@@ -346,16 +349,15 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         db,
         assignments.map((a) => a.context),
       );
-      return {
-        assignments: assignments.map((a, i) => ({
-          ...a,
-          contextKey: contextKey(a.context),
-          contextLabel: labels.get(contextKey(a.context)) ?? contextKey(a.context),
-          // loadSubject puts the one derived from the user's department first.
-          derived: i === 0 && a.assignedBy === 'system' && user.departmentId !== null,
-          inForce: isAssignmentInForce(a, at),
-        })),
-      };
+      const all = assignments.map((a, i) => ({
+        ...a,
+        contextKey: contextKey(a.context),
+        contextLabel: labels.get(contextKey(a.context)) ?? contextKey(a.context),
+        // loadSubject puts the one derived from the user's department first.
+        derived: i === 0 && a.assignedBy === 'system' && user.departmentId !== null,
+        inForce: isAssignmentInForce(a, at),
+      }));
+      return sendPage(request, reply, slicePage(all, request.query));
     },
   );
 

@@ -82,17 +82,17 @@ describe.skipIf(!available)(`admin: users and their permissions (${TEST_DB_KIND}
       const page1 = await admin().get('/api/admin/users?search=splicer&pageSize=5');
       expect(page1.statusCode).toBe(200);
       expect(page1.json()).toMatchObject({ total: 7, page: 1, pageSize: 5 });
-      expect(page1.json().users).toHaveLength(5);
+      expect(page1.json().items).toHaveLength(5);
       const page2 = await admin().get('/api/admin/users?search=SPLICER&pageSize=5&page=2');
-      expect(page2.json().users.map((u: { username: string }) => u.username)).toHaveLength(2);
+      expect(page2.json().items.map((u: { username: string }) => u.username)).toHaveLength(2);
 
       const byEmail = await admin().get('/api/admin/users?search=rivera%40fiberco');
-      expect(byEmail.json().users.map((u: { username: string }) => u.username)).toEqual(['sam']);
+      expect(byEmail.json().items.map((u: { username: string }) => u.username)).toEqual(['sam']);
       const wildcard = await admin().get('/api/admin/users?search=%25');
       expect(wildcard.json().total).toBe(0);
 
       const admins = await admin().get('/api/admin/users?role=admin');
-      expect(admins.json().users.map((u: { username: string }) => u.username)).toEqual(['boss']);
+      expect(admins.json().items.map((u: { username: string }) => u.username)).toEqual(['boss']);
       const field = await admin().get('/api/admin/users?department=field-operations');
       expect(field.json().total).toBe(8);
       expect(JSON.stringify(field.json())).not.toContain('argon2');
@@ -117,7 +117,7 @@ describe.skipIf(!available)(`admin: users and their permissions (${TEST_DB_KIND}
       expect((await participants()).statusCode).toBe(200);
 
       const audit = await admin().get(`/api/admin/access/audit?userId=${student.id}`);
-      expect(audit.json().entries[0]).toMatchObject({
+      expect(audit.json().items[0]).toMatchObject({
         action: 'role.set',
         actorUsername: 'boss',
         targetUsername: 'sam',
@@ -177,7 +177,7 @@ describe.skipIf(!available)(`admin: users and their permissions (${TEST_DB_KIND}
       expect(again.json().message).toBe('Missing required permission: user.view');
       const actions = (await admin().get(`/api/admin/access/audit?userId=${student.id}`))
         .json()
-        .entries.map((e: { action: string }) => e.action);
+        .items.map((e: { action: string }) => e.action);
       expect(actions).toEqual(['permission.revoke', 'permission.grant']);
     });
 
@@ -218,7 +218,7 @@ describe.skipIf(!available)(`admin: users and their permissions (${TEST_DB_KIND}
       const replaced = await assign({ context: course, roles: ['course-assistant'] });
       expect(replaced.json().replaced).toBe(true);
       const list = (await admin().get(`/api/admin/users/${student.id}/assignments`)).json()
-        .assignments as {
+        .items as {
         contextKey: string;
         roles: string[];
         derived: boolean;
@@ -241,7 +241,7 @@ describe.skipIf(!available)(`admin: users and their permissions (${TEST_DB_KIND}
       expect(again.statusCode).toBe(404);
 
       const trail = (await admin().get(`/api/admin/access/audit?userId=${student.id}`)).json()
-        .entries;
+        .items;
       expect(trail.map((e: { action: string }) => e.action)).toEqual([
         'assignment.remove',
         'assignment.replace',

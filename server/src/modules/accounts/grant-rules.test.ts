@@ -94,7 +94,7 @@ describe.skipIf(!available)(`admin: the grant rules (${TEST_DB_KIND})`, () => {
       expectRefused(adminPage, 'Missing required permission: system.admin');
       // Nothing was changed, so nothing was recorded.
       const audit = await admin().get(`/api/admin/access/audit?userId=${managerId}`);
-      expect(audit.json().entries).toEqual([]);
+      expect(audit.json().items).toEqual([]);
     });
 
     it('a role manager cannot give admin, touch an admin, or give a role beyond their own', async () => {
@@ -277,7 +277,7 @@ describe.skipIf(!available)(`admin: the grant rules (${TEST_DB_KIND})`, () => {
       );
       expect(removed.statusCode).toBe(403);
       const list = await admin().get(`/api/admin/users/${studentId}/assignments`);
-      expect(list.json().assignments.map((a: { roles: string[] }) => a.roles)).toContainEqual([
+      expect(list.json().items.map((a: { roles: string[] }) => a.roles)).toContainEqual([
         'course-instructor',
       ]);
     });
@@ -318,7 +318,7 @@ describe.skipIf(!available)(`admin: the grant rules (${TEST_DB_KIND})`, () => {
         ...definition(['user.view']),
       });
       expect(within.statusCode).toBe(201);
-      const roles = (await admin().get('/api/admin/roles')).json().roles as { id: string }[];
+      const roles = (await admin().get('/api/admin/roles')).json().items as { id: string }[];
       expect(roles.map((r) => r.id)).toContain('sidekick');
       const own = roles.find((r) => r.id === 'role-manager') as unknown as {
         permissions: string[];

@@ -73,7 +73,7 @@ describe.skipIf(!available)(`admin: managing accounts (${TEST_DB_KIND})`, () => 
     ...overrides,
   });
   const auditOf = async (userId: string) =>
-    (await admin().get(`/api/admin/access/audit?userId=${userId}`)).json().entries as {
+    (await admin().get(`/api/admin/access/audit?userId=${userId}`)).json().items as {
       action: string;
       actorUsername: string | null;
       details: Record<string, unknown>;

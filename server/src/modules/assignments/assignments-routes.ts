@@ -10,6 +10,7 @@ import {
   AssignmentDetailSchema,
   AssignmentUpdateSchema,
   COURSE_ASSIGNMENTS_MAX,
+  CourseAssignmentListQuerySchema,
   CourseAssignmentListSchema,
   type AssignmentDetail,
 } from '@learning-hub/core';
@@ -38,6 +39,7 @@ import type { OwnedFile } from './submission-repository';
 import type { CourseAccess } from '../courses/public';
 import { referencedFileIds, sanitizeRichText } from '../../platform/rich-text/sanitize';
 import type { FileRecord } from '../../platform/storage/file-repository';
+import { sendPage, slicePage } from '../../platform/paging';
 import {
   ASSIGNMENT_FILE_CAP,
   accessTo,
@@ -244,10 +246,11 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
           'For participants (learn access). A learner sees their own state in each (`mine`); ' +
           'graders see how many handed-in attempts wait for a grade (`toGrade`).',
         params: CourseParams,
+        querystring: CourseAssignmentListQuerySchema,
         response: { 200: CourseAssignmentListSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { course, access } = await visibleCourse(
         app,
         request,
@@ -260,7 +263,9 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
         listAssignments(db, course.id),
         viewerParts(access, course, currentUser(request).id),
       ]);
-      return { assignments: assignments.map((a) => toAssignment(app, a, sid, parts(a))) };
+      const { items, ...page } = slicePage(assignments, request.query);
+      const presented = items.map((a) => toAssignment(app, a, sid, parts(a)));
+      return sendPage(request, reply, { items: presented, ...page });
     },
   );
 

@@ -75,7 +75,7 @@ describe.skipIf(!available)(`assignments: the assignments (${TEST_DB_KIND})`, ()
     expect(badInput.statusCode).toBe(400);
 
     const list = await call(room.alice, 'GET', `/api/courses/${room.courseId}/assignments`);
-    expect(list.json().assignments.map((a: { title: string }) => a.title)).toEqual(['One', 'Two']);
+    expect(list.json().items.map((a: { title: string }) => a.title)).toEqual(['One', 'Two']);
 
     // Only those who build assignments create and change them.
     const byLearner = await create(room.alice, { title: 'Mine' });

@@ -64,7 +64,7 @@ describe.skipIf(!available)(`assignments: the whole flow (${TEST_DB_KIND})`, () 
     // Alice sees it with her state; she drafts text, then a PDF.
     const listed = await call(alice, 'GET', `/api/courses/${courseId}/assignments`);
     expect(listed.statusCode).toBe(200);
-    expect(listed.json().assignments).toEqual([
+    expect(listed.json().items).toEqual([
       expect.objectContaining({
         id: assignment.id,
         mine: { status: 'none', attemptsUsed: 0, points: null, late: false },
@@ -127,8 +127,8 @@ describe.skipIf(!available)(`assignments: the whole flow (${TEST_DB_KIND})`, () 
       `/api/assignments/${assignment.id}/submissions?latest=true`,
     );
     expect(graderList.statusCode).toBe(200);
-    expect(graderList.json().submissions).toHaveLength(1);
-    expect(graderList.json().submissions[0]).toMatchObject({
+    expect(graderList.json().items).toHaveLength(1);
+    expect(graderList.json().items[0]).toMatchObject({
       id: submission.id,
       userName: 'Alice Archer',
     });
@@ -162,7 +162,7 @@ describe.skipIf(!available)(`assignments: the whole flow (${TEST_DB_KIND})`, () 
     const own = await call(alice, 'GET', `/api/submissions/${submission.id}`);
     expect(own.json().grade).toBeNull();
     const ownList = await call(alice, 'GET', `/api/assignments/${assignment.id}/submissions`);
-    expect(ownList.json().submissions.map((s: { grade: unknown }) => s.grade)).toEqual([null]);
+    expect(ownList.json().items.map((s: { grade: unknown }) => s.grade)).toEqual([null]);
     const ownState = await call(alice, 'GET', `/api/assignments/${assignment.id}`);
     expect(ownState.json().mine).toEqual({
       status: 'submitted',
@@ -172,10 +172,10 @@ describe.skipIf(!available)(`assignments: the whole flow (${TEST_DB_KIND})`, () 
     });
     const ownBook = await call(alice, 'GET', `/api/courses/${courseId}/grades`);
     expect(ownBook.statusCode).toBe(200);
-    expect(ownBook.json().rows).toEqual([
+    expect(ownBook.json().items).toEqual([
       expect.objectContaining({ userId: alice.id, totalPoints: null, percent: null }),
     ]);
-    expect(ownBook.json().rows[0].grades[assignment.id]).toBeNull();
+    expect(ownBook.json().items[0].grades[assignment.id]).toBeNull();
     const hiddenHistory = await call(
       alice,
       'GET',
@@ -212,7 +212,7 @@ describe.skipIf(!available)(`assignments: the whole flow (${TEST_DB_KIND})`, () 
     const book = await call(teacher, 'GET', `/api/courses/${courseId}/grades`);
     expect(book.statusCode).toBe(200);
     expect(book.json()).toMatchObject({ courseId, total: 2 });
-    const rows = book.json().rows as { userId: string; percent: number | null }[];
+    const rows = book.json().items as { userId: string; percent: number | null }[];
     expect(rows.map((r) => [r.userId, r.percent])).toEqual([
       [alice.id, 92],
       [bob.id, null],

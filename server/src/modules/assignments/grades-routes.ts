@@ -28,6 +28,7 @@ import {
 import { findSubmission } from './submission-repository';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { sanitizeRichText } from '../../platform/rich-text/sanitize';
+import { pageWindow, sendPage } from '../../platform/paging';
 import { visibleAssignment, visibleCourse } from './assignments-routes';
 import {
   COURSE_ARCHIVED,
@@ -278,7 +279,7 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
         response: { 200: GradebookSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { course, access } = await visibleCourse(
         app,
         request,
@@ -296,14 +297,13 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
           courseId: course.id,
           nowIso: iso(),
           ...(search ? { search } : {}),
-          offset: (page - 1) * pageSize,
-          limit: pageSize,
+          ...pageWindow({ page, pageSize }),
           ...(all ? {} : { onlyUserId: user.id }),
           releasedOnly: !all,
         }),
         all ? countGrades(db, course.id) : null,
       ]);
-      return {
+      return sendPage(request, reply, {
         courseId: course.id,
         assignments: book.assignments.map((a) => ({
           id: a.id,
@@ -313,11 +313,11 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
           gradesReleased: a.gradesReleased,
           unreleasedGrades: graded ? (a.gradesReleased ? 0 : (graded.get(a.id) ?? 0)) : null,
         })),
-        rows: book.rows,
+        items: book.rows,
         total: book.total,
         page,
         pageSize,
-      };
+      });
     },
   );
 

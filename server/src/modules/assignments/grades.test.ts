@@ -134,7 +134,7 @@ describe.skipIf(!available)(`assignments: grades and the gradebook (${TEST_DB_KI
       'Splices',
       'Trace',
     ]);
-    const rows = book.json().rows as {
+    const rows = book.json().items as {
       username: string;
       name: string;
       grades: Record<string, unknown>;
@@ -170,23 +170,23 @@ describe.skipIf(!available)(`assignments: grades and the gradebook (${TEST_DB_KI
       'GET',
       `/api/courses/${room.courseId}/grades?search=bak`,
     );
-    expect(searched.json().rows.map((r: { name: string }) => r.name)).toEqual(['Bob Baker']);
+    expect(searched.json().items.map((r: { name: string }) => r.name)).toEqual(['Bob Baker']);
     const paged = await call(
       room.teacher,
       'GET',
       `/api/courses/${room.courseId}/grades?page=2&pageSize=1`,
     );
     expect(paged.json()).toMatchObject({ total: 2, page: 2, pageSize: 1 });
-    expect(paged.json().rows.map((r: { name: string }) => r.name)).toEqual(['Bob Baker']);
+    expect(paged.json().items.map((r: { name: string }) => r.name)).toEqual(['Bob Baker']);
 
     // Bob: his row only, nothing until released.
     const own = await call(room.bob, 'GET', `/api/courses/${room.courseId}/grades`);
-    expect(own.json().rows).toEqual([
+    expect(own.json().items).toEqual([
       expect.objectContaining({ userId: room.bob.id, totalPoints: null, percent: null }),
     ]);
     await call(room.teacher, 'PATCH', `/api/assignments/${a2}`, { gradesReleased: true });
     const released = await call(room.bob, 'GET', `/api/courses/${room.courseId}/grades`);
-    expect(released.json().rows[0]).toMatchObject({ totalPoints: 15, percent: 75 });
+    expect(released.json().items[0]).toMatchObject({ totalPoints: 15, percent: 75 });
 
     // Someone outside the course sees no gradebook (its assignment list included), as with the
     // course's assignments.

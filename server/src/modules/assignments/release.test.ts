@@ -70,18 +70,18 @@ describe.skipIf(!available)(`assignments: releasing grades (${TEST_DB_KIND})`, (
     for (const r of [list, one, detail, courseList, book, history, overview]) {
       expect(r.statusCode, r.body).toBe(200);
     }
-    const listed = (courseList.json().assignments as { id: string; mine: { points: unknown } }[])
+    const listed = (courseList.json().items as { id: string; mine: { points: unknown } }[])
       .filter((a) => a.id === assignmentId)
       .map((a) => a.mine.points);
     return {
-      submissions: (list.json().submissions as { grade: { points: number } | null }[]).map(
+      submissions: (list.json().items as { grade: { points: number } | null }[]).map(
         (s) => s.grade?.points ?? null,
       ),
       submission: (one.json().grade as { points: number } | null)?.points ?? null,
       mine: detail.json().mine.points as number | null,
       listed: listed[0] ?? null,
       gradebook:
-        (book.json().rows[0].grades[assignmentId] as { points: number } | null)?.points ?? null,
+        (book.json().items[0].grades[assignmentId] as { points: number } | null)?.points ?? null,
       history: (history.json().grades as { points: number }[]).map((g) => g.points),
       recent: (overview.json().recentGrades as { assignmentId: string; points: number }[])
         .filter((g) => g.assignmentId === assignmentId)
@@ -131,7 +131,7 @@ describe.skipIf(!available)(`assignments: releasing grades (${TEST_DB_KIND})`, (
     expect(assistantView).toMatchObject({ unreleasedGrades: 1, canReleaseGrades: false });
     const listed = (await call(room.teacher, 'GET', `/api/courses/${room.courseId}/assignments`))
       .json()
-      .assignments.find((a: { id: string }) => a.id === id);
+      .items.find((a: { id: string }) => a.id === id);
     expect(listed).toMatchObject({ unreleasedGrades: 1, canReleaseGrades: true });
     const book = await call(room.assistant, 'GET', `/api/courses/${room.courseId}/grades`);
     expect(book.json().assignments[0]).toMatchObject({

@@ -5,6 +5,7 @@
 import {
   AppError,
   FILE_KIND_MIME,
+  SubmissionListQuerySchema,
   SubmissionListSchema,
   SubmissionSaveSchema,
   SubmissionSchema,
@@ -15,6 +16,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findAssignment, type AssignmentRecord } from './assignment-repository';
 import { findGrade, listAssignmentGrades, type GradeRecord } from './grade-repository';
+import { sendPage, slicePage } from '../../platform/paging';
 import {
   attemptsUsed,
   findDraft,
@@ -51,7 +53,7 @@ import {
 
 const AssignmentParams = z.object({ assignmentId: idParam });
 const SubmissionParams = z.object({ submissionId: idParam });
-const SubmissionListQuery = z.object({
+const SubmissionListQuery = SubmissionListQuerySchema.extend({
   /** One learner's attempts (graders); a learner may only name themselves. */
   userId: idParam.optional(),
   /** `true`: only each learner's latest attempt. */
@@ -163,7 +165,7 @@ export function registerSubmissionRoutes(app: FastifyInstance, options: Assignme
         response: { 200: SubmissionListSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { assignment, access } = await visibleAssignment(
         app,
         request,
@@ -174,30 +176,38 @@ export function registerSubmissionRoutes(app: FastifyInstance, options: Assignme
       const user = currentUser(request);
       const latest = request.query.latest === 'true';
       if (access.can('assignment.view_submissions')) {
-        const list = await listSubmissions(db, {
-          assignmentId: assignment.id,
-          ...(request.query.userId ? { userId: request.query.userId } : {}),
-          latest,
-        });
+        const { items: list, ...page } = slicePage(
+          await listSubmissions(db, {
+            assignmentId: assignment.id,
+            ...(request.query.userId ? { userId: request.query.userId } : {}),
+            latest,
+          }),
+          request.query,
+        );
         const grades = await listAssignmentGrades(
           db,
           assignment.id,
           list.map((s) => s.userId),
         );
-        return { submissions: await present(request, list, grades, assignment, true) };
+        const items = await present(request, list, grades, assignment, true);
+        return sendPage(request, reply, { items, ...page });
       }
       if (request.query.userId && request.query.userId !== user.id) {
         throw new AppError('FORBIDDEN', ONLY_OWN_SUBMISSIONS);
       }
-      const list = await listSubmissions(db, {
-        assignmentId: assignment.id,
-        userId: user.id,
-        latest,
-        withDraftOf: user.id,
-      });
+      const { items: list, ...page } = slicePage(
+        await listSubmissions(db, {
+          assignmentId: assignment.id,
+          userId: user.id,
+          latest,
+          withDraftOf: user.id,
+        }),
+        request.query,
+      );
       const grade = assignment.gradesReleased ? await findGrade(db, assignment.id, user.id) : null;
       const grades = new Map(grade ? [[user.id, grade]] : []);
-      return { submissions: await present(request, list, grades, assignment, true) };
+      const items = await present(request, list, grades, assignment, true);
+      return sendPage(request, reply, { items, ...page });
     },
   );
 

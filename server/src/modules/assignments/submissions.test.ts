@@ -86,7 +86,7 @@ describe.skipIf(!available)(`assignments: submissions (${TEST_DB_KIND})`, () => 
     );
     // A refused hand-in leaves the draft as it was, not an attempt.
     const mine = await call(room.bob, 'GET', `/api/assignments/${refused}/submissions`);
-    expect(mine.json().submissions).toEqual([
+    expect(mine.json().items).toEqual([
       expect.objectContaining({ status: 'draft', attempt: 1, textHtml: '<p>Half done.</p>' }),
     ]);
     expect((await call(room.bob, 'GET', `/api/assignments/${marked}`)).json().mine).toEqual({
@@ -156,7 +156,7 @@ describe.skipIf(!available)(`assignments: submissions (${TEST_DB_KIND})`, () => 
     );
     expect(named.statusCode).toBe(403);
     const list = await call(room.bob, 'GET', `/api/assignments/${id}/submissions`);
-    expect(list.json().submissions.map((s: { userId: string }) => s.userId)).toEqual([room.bob.id]);
+    expect(list.json().items.map((s: { userId: string }) => s.userId)).toEqual([room.bob.id]);
     const history = await call(
       room.bob,
       'GET',
@@ -165,7 +165,7 @@ describe.skipIf(!available)(`assignments: submissions (${TEST_DB_KIND})`, () => 
     expect(history.statusCode).toBe(403);
     expect(history.json().message).toBe('You can only see your own grades.');
     const book = await call(room.bob, 'GET', `/api/courses/${room.courseId}/grades`);
-    expect(book.json().rows.map((r: { userId: string }) => r.userId)).toEqual([room.bob.id]);
+    expect(book.json().items.map((r: { userId: string }) => r.userId)).toEqual([room.bob.id]);
     expect(book.json().total).toBe(1);
     expect(JSON.stringify(book.json())).not.toContain(room.alice.id);
     // Grading is not his either.
@@ -176,11 +176,11 @@ describe.skipIf(!available)(`assignments: submissions (${TEST_DB_KIND})`, () => 
 
     // Graders never see drafts: Bob's is neither listed nor readable.
     const graderList = await call(room.assistant, 'GET', `/api/assignments/${id}/submissions`);
-    expect(graderList.json().submissions.map((s: { userId: string }) => s.userId)).toEqual([
+    expect(graderList.json().items.map((s: { userId: string }) => s.userId)).toEqual([
       room.alice.id,
     ]);
     const bobDraft = (await call(room.bob, 'GET', `/api/assignments/${id}/submissions`)).json()
-      .submissions[0] as { id: string; status: string };
+      .items[0] as { id: string; status: string };
     expect(bobDraft.status).toBe('draft');
     expect((await call(room.assistant, 'GET', `/api/submissions/${bobDraft.id}`)).statusCode).toBe(
       404,

@@ -54,7 +54,7 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
     expect(course.summaryHtml).not.toMatch(/script|onerror|alert/);
 
     const participants = await priya.get(`/api/courses/${course.id}/participants`);
-    expect(participants.json().members).toMatchObject([
+    expect(participants.json().items).toMatchObject([
       { id: p.priya.id, roles: ['course-instructor'], expiresAt: null },
     ]);
 
@@ -161,29 +161,29 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
     const { courseId } = await publishedCourse(ctx, p.priya, { title: 'Alpha published' });
 
     const catalogue = (await sam.get('/api/courses')).json();
-    expect(catalogue.courses.map((c: { id: string }) => c.id)).toEqual([courseId]);
-    expect(catalogue.courses[0]).toMatchObject({ lessonCount: 1, enrolled: false, progress: null });
+    expect(catalogue.items.map((c: { id: string }) => c.id)).toEqual([courseId]);
+    expect(catalogue.items[0]).toMatchObject({ lessonCount: 1, enrolled: false, progress: null });
     expect((await sam.get('/api/courses?state=draft')).json().total).toBe(0);
     expect((await sam.get('/api/courses?state=any')).json().total).toBe(1);
     const hidden = await sam.get(`/api/courses/${draft.id}`);
     expect(hidden.statusCode).toBe(403);
 
-    expect((await priya.get('/api/courses?state=draft')).json().courses).toMatchObject([
+    expect((await priya.get('/api/courses?state=draft')).json().items).toMatchObject([
       { id: draft.id, state: 'draft' },
     ]);
     const any = (await as(ctx, p.ada).get('/api/courses?state=any')).json();
     expect(any.total).toBe(2);
-    expect(any.courses.map((c: { title: string }) => c.title)).toEqual([
+    expect(any.items.map((c: { title: string }) => c.title)).toEqual([
       'Alpha published',
       'Draft one',
     ]);
     // The total comes with the page, and is still right for a page past the end.
     const second = (await as(ctx, p.ada).get('/api/courses?state=any&pageSize=1&page=2')).json();
-    expect(second).toMatchObject({ total: 2, courses: [{ title: 'Draft one' }] });
+    expect(second).toMatchObject({ total: 2, items: [{ title: 'Draft one' }] });
     const beyond = (await as(ctx, p.ada).get('/api/courses?state=any&pageSize=1&page=9')).json();
-    expect(beyond).toMatchObject({ total: 2, courses: [] });
+    expect(beyond).toMatchObject({ total: 2, items: [] });
     // The admin pickers' shape is still there.
-    expect(any.courses[0]).toMatchObject({ code: expect.any(String), departmentName: null });
+    expect(any.items[0]).toMatchObject({ code: expect.any(String), departmentName: null });
 
     // Search escapes LIKE wildcards and looks at code, title and summary.
     expect((await sam.get('/api/courses?search=%25')).json().total).toBe(0);
@@ -195,7 +195,7 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
       { id: 'legacy', code: 'L-1', title: 'Legacy', description: 'old', departmentId: null },
       new Date(ctx.clock.now()).toISOString(),
     );
-    expect((await sam.get('/api/courses?search=legacy')).json().courses).toMatchObject([
+    expect((await sam.get('/api/courses?search=legacy')).json().items).toMatchObject([
       { id: 'legacy', state: 'published' },
     ]);
     // scope=mine: only courses with a course role.
@@ -428,7 +428,7 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
       completed: true,
       progress: { completedLessons: 1, totalLessons: 1, percent: 100 },
     });
-    const card = (await sam.get('/api/courses')).json().courses[0];
+    const card = (await sam.get('/api/courses')).json().items[0];
     expect(card).toMatchObject({ enrolled: true, progress: { percent: 100 } });
     expect((await sam.get(url)).json().lastLessonId).toBe(lessonIds[0]);
 
@@ -539,7 +539,7 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
     const answers = await Promise.all([as(ctx, p.sam).post(url, {}), as(ctx, p.kim).post(url, {})]);
     expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     const members = (await as(ctx, p.priya).get(`/api/courses/${courseId}/participants`)).json()
-      .members;
+      .items;
     expect(
       members.filter((m: { roles: string[] }) => m.roles.includes('course-student')),
     ).toHaveLength(2);
@@ -550,7 +550,7 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
     const { courseId } = await publishedCourse(ctx, p.priya, { enrolmentMode: 'manual' });
     const priya = as(ctx, p.priya);
     const url = `/api/courses/${courseId}`;
-    const candidates = (await priya.get(`${url}/candidates?search=k`)).json().users;
+    const candidates = (await priya.get(`${url}/candidates?search=k`)).json().items;
     expect(candidates.map((u: { username: string }) => u.username)).toEqual(['kim']);
 
     const added = await priya.put(`${url}/participants/${p.kim.id}`, {
@@ -563,7 +563,7 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
       roles: ['course-student'],
       progress: { completedLessons: 0, totalLessons: 1 },
     });
-    expect((await priya.get(`${url}/candidates?search=k`)).json().users).toEqual([]);
+    expect((await priya.get(`${url}/candidates?search=k`)).json().items).toEqual([]);
     expect((await as(ctx, p.kim).get(url)).json().viewer.enrolled).toBe(true);
 
     const own = await priya.put(`${url}/participants/${p.priya.id}`, { roles: ['course-student'] });
@@ -706,7 +706,7 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
       { course_id: copy.id, title: 'Splice report', grades_released: 0 },
     ]);
 
-    const team = (await priya.get(`/api/courses/${copy.id}/participants`)).json().members;
+    const team = (await priya.get(`/api/courses/${copy.id}/participants`)).json().items;
     expect(team).toMatchObject([{ id: p.priya.id, roles: ['course-instructor'] }]);
     const pictured = copy.sections[0].lessons[1].id;
     const lesson = (await priya.get(`/api/courses/${copy.id}/lessons/${pictured}`)).json();

@@ -13,11 +13,10 @@ export async function listCandidates(
   courseId: string,
   search: string | undefined,
   nowIso: string,
-  limit: number,
+  window: { offset: number; limit: number },
 ) {
   let query = db
     .selectFrom('users')
-    .select(['users.id', 'users.username', 'users.firstname', 'users.lastname'])
     .where('users.is_active', '=', 1)
     .where(({ not, exists, selectFrom }) =>
       not(
@@ -43,7 +42,18 @@ export async function listCandidates(
       ),
     );
   }
-  return query.orderBy('users.lastname').orderBy('users.firstname').limit(limit).execute();
+  const [users, counted] = await Promise.all([
+    query
+      .select(['users.id', 'users.username', 'users.firstname', 'users.lastname'])
+      .orderBy('users.lastname')
+      .orderBy('users.firstname')
+      .orderBy('users.id')
+      .limit(window.limit)
+      .offset(window.offset)
+      .execute(),
+    query.select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow(),
+  ]);
+  return { users, total: Number(counted.count) };
 }
 
 /** When the user last opened a lesson of each of `courseIds` they have opened one of. */

@@ -309,6 +309,6 @@ describe.skipIf(!available)(`learning overview (${TEST_DB_KIND})`, () => {
     const list = (
       await as(ctx, p.priya).get(`/api/courses/${splicing.courseId}/assignments`)
     ).json();
-    expect(list.assignments).toMatchObject([{ id: 'log', toGrade: 0 }]);
+    expect(list.items).toMatchObject([{ id: 'log', toGrade: 0 }]);
   });
 });

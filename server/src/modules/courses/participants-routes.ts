@@ -8,6 +8,9 @@ import {
   AppError,
   EnrolmentSchema,
   isAssignmentInForce,
+  pageOf,
+  pageQuery,
+  ParticipantListQuerySchema,
   ParticipantListSchema,
   ParticipantSchema,
   ParticipantSetSchema,
@@ -36,6 +39,7 @@ import {
 import { listCandidates } from './overview-repository';
 import { countCompletedByUser, toProgress } from './progress-repository';
 import { countLessons } from './structure-repository';
+import { pageWindow, sendPage, slicePage } from '../../platform/paging';
 import {
   actorOf,
   CourseParams,
@@ -62,13 +66,12 @@ const PARTICIPANT_REFUSALS = {
   409: [ARCHIVED, 'This account is deactivated.'],
 };
 
-const CandidateQuerySchema = z.object({ search: z.string().trim().max(100).optional() });
-const CandidateListSchema = z.object({
-  users: z.array(
-    z.object({ id: z.string(), username: z.string(), firstname: z.string(), lastname: z.string() }),
-  ),
+const CandidateQuerySchema = pageQuery({ defaultSize: 20, maxSize: 20 }).extend({
+  search: z.string().trim().max(100).optional(),
 });
-const CANDIDATES_MAX = 20;
+const CandidateListSchema = pageOf(
+  z.object({ id: z.string(), username: z.string(), firstname: z.string(), lastname: z.string() }),
+);
 
 const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db, now }) => {
   /** The caller's permissions as loaded for this request (the grant rules judge them). */
@@ -205,13 +208,18 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
         tags: ['courses'],
         summary: 'The course’s participants, with learners’ progress',
         params: CourseParams,
+        querystring: ParticipantListQuerySchema,
         response: { 200: ParticipantListSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const at = now();
       const { course } = await visibleCourse(app, db, request, request.params.courseId, at);
-      return { members: await participantsOf(course.id, at) };
+      return sendPage(
+        request,
+        reply,
+        slicePage(await participantsOf(course.id, at), request.query),
+      );
     },
   );
 
@@ -228,17 +236,18 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
         response: { 200: CandidateListSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const at = now();
       const { course } = await visibleCourse(app, db, request, request.params.courseId, at);
-      const users = await listCandidates(
+      const { page, pageSize } = request.query;
+      const { users, total } = await listCandidates(
         db,
         course.id,
         request.query.search || undefined,
         new Date(at).toISOString(),
-        CANDIDATES_MAX,
+        pageWindow({ page, pageSize }),
       );
-      return { users };
+      return sendPage(request, reply, { items: users, total, page, pageSize });
     },
   );
 

@@ -29,6 +29,7 @@ import {
 import { buildCards, buildDetail, visibilityOf } from './course-views';
 import { learningOverview } from './learning-overview';
 import { findLessonCourseId } from './structure-repository';
+import { pageWindow, sendPage } from '../../platform/paging';
 import {
   actorOf,
   CourseParams,
@@ -79,7 +80,7 @@ const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db
         response: { 200: CatalogueSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = currentUser(request);
       const at = now();
       const { page, pageSize, search, departmentId, scope, state } = request.query;
@@ -90,17 +91,16 @@ const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db
         scope,
         state,
         visibility,
-        offset: (page - 1) * pageSize,
-        limit: pageSize,
+        ...pageWindow({ page, pageSize }),
       });
-      const cards = await buildCards(
+      const items = await buildCards(
         app.reads,
         courses,
         viewerOf(app, request),
         visibility.enrolledIds,
         at,
       );
-      return { courses: cards, total, page, pageSize };
+      return sendPage(request, reply, { items, total, page, pageSize });
     },
   );
 

@@ -79,12 +79,17 @@ describe.skipIf(!available)(`demo classroom seed (${TEST_DB_KIND})`, () => {
       .where('u.username', '=', 'student')
       .execute();
     expect(student).toEqual([{ title: 'Loss budget exercise', grades_released: 1 }]);
-    const failures = await listSignInFailures(ctx.database.db, 10);
+    const { events: failures } = await listSignInFailures(ctx.database.db, {
+      offset: 0,
+      limit: 10,
+    });
     expect(failures.map((f) => f.username)).toEqual(
       [...DEMO_SIGN_IN_FAILURES].sort((a, b) => a.minutesAgo - b.minutesAgo).map((f) => f.username),
     );
     // Seeding again adds none.
     await seed();
-    expect(await listSignInFailures(ctx.database.db, 10)).toHaveLength(failures.length);
+    expect(
+      (await listSignInFailures(ctx.database.db, { offset: 0, limit: 10 })).events,
+    ).toHaveLength(failures.length);
   });
 });

@@ -36,7 +36,7 @@ describe.skipIf(!available)(`department members (${TEST_DB_KIND})`, () => {
     const response = await f.as(who, 'GET', `${members}${query}`);
     expect(response.statusCode).toBe(200);
     return response.json() as {
-      members: { username: string; roles: string[]; source: string; expiresAt: string | null }[];
+      items: { username: string; roles: string[]; source: string; expiresAt: string | null }[];
       total: number;
     };
   };
@@ -61,7 +61,7 @@ describe.skipIf(!available)(`department members (${TEST_DB_KIND})`, () => {
 
     const all = await list();
     expect(all.total).toBe(3);
-    expect(all.members).toEqual([
+    expect(all.items).toEqual([
       {
         id: f.ids.fred,
         username: 'fred',
@@ -79,14 +79,12 @@ describe.skipIf(!available)(`department members (${TEST_DB_KIND})`, () => {
       expect.objectContaining({ username: 'priya', source: 'account' }),
     ]);
     const second = await list('?page=2&pageSize=2');
-    expect([second.total, second.members.map((m) => m.username)]).toEqual([3, ['priya']]);
+    expect([second.total, second.items.map((m) => m.username)]).toEqual([3, ['priya']]);
     expect((await list('?page=9&pageSize=2')).total).toBe(3);
-    expect((await list('?search=SHAH')).members.map((m) => m.username)).toEqual(['priya']);
-    expect((await list('?search=mia%20man')).members.map((m) => m.username)).toEqual(['mia']);
+    expect((await list('?search=SHAH')).items.map((m) => m.username)).toEqual(['priya']);
+    expect((await list('?search=mia%20man')).items.map((m) => m.username)).toEqual(['mia']);
     expect((await list('?search=%25')).total).toBe(0);
-    expect((await list('?role=department-manager')).members.map((m) => m.username)).toEqual([
-      'mia',
-    ]);
+    expect((await list('?role=department-manager')).items.map((m) => m.username)).toEqual(['mia']);
     expect((await list('', 'mia')).total).toBe(3);
     const bad = await f.as('fred', 'GET', `${members}?role=admin`);
     expect(bad.statusCode).toBe(400);
@@ -279,14 +277,14 @@ describe.skipIf(!available)(`department members (${TEST_DB_KIND})`, () => {
     ctx.clock.advance(2 * HOUR);
     expect((await list()).total).toBe(3);
     expect((await f.as('sam', 'GET', `/api/departments/${FIELD}`)).statusCode).toBe(403);
-    const field = (await f.as('ada', 'GET', '/api/departments')).json().departments[1];
+    const field = (await f.as('ada', 'GET', '/api/departments')).json().items[1];
     expect(field).toMatchObject({ id: FIELD, memberCount: 3 });
   });
 
   it('offers active people to add, saying who belongs already', async () => {
     const people = async (search: string) =>
       (await f.as('mia', 'GET', `/api/departments/${FIELD}/candidates?search=${search}`)).json()
-        .people;
+        .items;
     // By last name: Rivera, Shah.
     expect(await people('ri')).toEqual([
       {

@@ -442,9 +442,15 @@ export async function listCandidates(
   departmentId: string,
   search: string,
   nowIso: string,
-  limit: number,
+  window: { offset: number; limit: number },
 ) {
   const key = departmentKey(departmentId);
+  const counted = db
+    .selectFrom('users as u')
+    .select((eb) => eb.fn.countAll().as('count'))
+    .where('u.is_active', '=', 1)
+    .where(personMatches(search))
+    .executeTakeFirstOrThrow();
   const rows = await db
     .selectFrom('users as u')
     .leftJoin('departments as d', 'd.id', 'u.department_id')
@@ -472,15 +478,18 @@ export async function listCandidates(
     .orderBy('u.lastname')
     .orderBy('u.firstname')
     .orderBy('u.username_key')
-    .limit(limit)
+    .limit(window.limit)
+    .offset(window.offset)
     .execute();
-  return rows.map((r) => ({
+  const total = Number((await counted).count);
+  const people = rows.map((r) => ({
     id: r.id,
     username: r.username,
     name: nameOf(r.firstname, r.lastname, r.username),
     departmentName: r.department_name ?? null,
     member: Number(r.member) === 1,
   }));
+  return { people, total };
 }
 
 // ---------------------------------------------------------------- the page's other parts

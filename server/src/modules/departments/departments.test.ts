@@ -34,7 +34,7 @@ describe.skipIf(!available)(`departments (${TEST_DB_KIND})`, () => {
   const ids = async (who: 'ada' | 'fred' | 'mia' | 'sam', query = '') =>
     (await f.as(who, 'GET', `/api/departments${query}`))
       .json()
-      .departments.map((d: { id: string }) => d.id);
+      .items.map((d: { id: string }) => d.id);
 
   it('lists the departments a user may open, with members, managers and URL names', async () => {
     // An expired assignment counts for nothing.
@@ -43,7 +43,7 @@ describe.skipIf(!available)(`departments (${TEST_DB_KIND})`, () => {
     expect(await ids('fred')).toEqual([FIELD]);
     expect(await ids('sam')).toEqual(['customer-support']);
     expect(await ids('mia')).toEqual(['customer-support', FIELD]);
-    const all = (await f.as('ada', 'GET', '/api/departments')).json().departments;
+    const all = (await f.as('ada', 'GET', '/api/departments')).json().items;
     expect(all).toEqual([
       {
         id: 'customer-support',

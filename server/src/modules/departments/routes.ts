@@ -41,6 +41,7 @@ import { listCataloguePage } from '../courses/public';
 import { visibilityOf } from '../courses/public';
 import type { Db } from '../../platform/db';
 import type { ChangeTracker } from '../../platform/db/change-tracker';
+import { pageWindow, sendPage, slicePage } from '../../platform/paging';
 import {
   countMembers,
   findDepartmentRow,
@@ -97,7 +98,6 @@ const MEMBER_REFUSALS = {
 /** Courses, library items and wiki pages a department page lists at most. */
 const COURSES_MAX = 100;
 const LATEST_MAX = 8;
-const CANDIDATES_MAX = 10;
 
 const departmentRoutes: FastifyPluginAsyncZod<{
   db: Db;
@@ -191,7 +191,7 @@ const departmentRoutes: FastifyPluginAsyncZod<{
         response: { 200: DepartmentListSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = currentUser(request);
       const admin = isAdmin(user);
       const at = now();
@@ -201,13 +201,9 @@ const departmentRoutes: FastifyPluginAsyncZod<{
       // Filtering a list is a query, not an access decision: the route's own check is the
       // audited one, so the rows use the reference functions directly.
       const visible = admin ? rows : rows.filter((d) => mayOpen(user, d.id, at));
-      return {
-        departments: await summaries(
-          request,
-          visible,
-          admin ? undefined : visible.map((d) => d.id),
-        ),
-      };
+      const { items, ...page } = slicePage(visible, request.query);
+      const shown = items.length === visible.length && admin ? undefined : items.map((d) => d.id);
+      return sendPage(request, reply, { items: await summaries(request, items, shown), ...page });
     },
   );
 
@@ -394,7 +390,7 @@ const departmentRoutes: FastifyPluginAsyncZod<{
         response: { 200: DepartmentMemberListSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const found = await department(request.params.departmentId);
       const { page, pageSize, search, role } = request.query;
       const { members, total } = await listMembersPage(app.reads, {
@@ -402,10 +398,9 @@ const departmentRoutes: FastifyPluginAsyncZod<{
         nowIso: iso(),
         search,
         role,
-        offset: (page - 1) * pageSize,
-        limit: pageSize,
+        ...pageWindow({ page, pageSize }),
       });
-      return { members, total, page, pageSize };
+      return sendPage(request, reply, { items: members, total, page, pageSize });
     },
   );
 
@@ -506,11 +501,17 @@ const departmentRoutes: FastifyPluginAsyncZod<{
         response: { 200: DepartmentCandidateListSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const found = await department(request.params.departmentId);
-      return {
-        people: await listCandidates(db, found.id, request.query.search, iso(), CANDIDATES_MAX),
-      };
+      const { page, pageSize, search } = request.query;
+      const { people, total } = await listCandidates(
+        db,
+        found.id,
+        search,
+        iso(),
+        pageWindow({ page, pageSize }),
+      );
+      return sendPage(request, reply, { items: people, total, page, pageSize });
     },
   );
 };

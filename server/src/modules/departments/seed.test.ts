@@ -43,7 +43,7 @@ describe.skipIf(!available)(`demo department pages (${TEST_DB_KIND})`, () => {
     });
     const get = (url: string) => ctx.app.inject({ method: 'GET', url, headers: bearer(token) });
 
-    const list = (await get('/api/departments')).json().departments;
+    const list = (await get('/api/departments')).json().items;
     // Their own department, the one they manage, and the one they are seconded to.
     expect(list.map((d: { name: string }) => d.name)).toEqual([
       'Field Operations',
@@ -57,7 +57,7 @@ describe.skipIf(!available)(`demo department pages (${TEST_DB_KIND})`, () => {
     expect(field.courses.some((c: { enrolledMembers: number }) => c.enrolledMembers > 0)).toBe(
       true,
     );
-    const members = (await get('/api/departments/network-engineering/members')).json().members;
+    const members = (await get('/api/departments/network-engineering/members')).json().items;
     const seconded = members.find((m: { username: string }) => m.username === 'instructor');
     expect(seconded).toMatchObject({ source: 'assignment', expiresAt: expect.any(String) });
     expect(

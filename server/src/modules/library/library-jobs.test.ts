@@ -67,7 +67,7 @@ describe.skipIf(!available)(`library jobs (${TEST_DB_KIND})`, { timeout: 90_000 
     const item = await addPdf('Guide', PDF_HEAD);
     const { fileId } = item;
     expect(item).toMatchObject({ textState: 'pending', file: { hasThumbnail: false } });
-    const { jobs } = await ctx.app.jobs.list({ page: 1, pageSize: 50 });
+    const { items: jobs } = await ctx.app.jobs.list({ page: 1, pageSize: 50 });
     expect(jobs.map((j) => j.name).sort()).toEqual(['library.extract-text', 'library.thumbnail']);
 
     // The renderer is the storage's (storage/pdf-thumbnail.ts); a picture stands in for the page.
@@ -84,9 +84,9 @@ describe.skipIf(!available)(`library jobs (${TEST_DB_KIND})`, { timeout: 90_000 
     expect((await get(`/api/files/${fileId}/thumbnail`)).statusCode).toBe(200);
 
     const versions = (await get(`/api/library/items/${item.id}/versions`)).json() as {
-      versions: { id: string }[];
+      items: { id: string }[];
     };
-    const versionId = versions.versions[0]?.id ?? '';
+    const versionId = versions.items[0]?.id ?? '';
     await runExtractText(db, work, versionId);
     await runExtractText(db, work, versionId); // again: settled already
     const shown = (await get(`/api/library/items/${item.id}`)).json() as LibraryItem;
@@ -106,7 +106,7 @@ describe.skipIf(!available)(`library jobs (${TEST_DB_KIND})`, { timeout: 90_000 
     const textOf = async (item: LibraryItem) =>
       (await get(`/api/library/items/${item.id}`)).json() as LibraryItem;
     const settled = async () => {
-      const { jobs } = await ctx.app.jobs.list({ page: 1, pageSize: 50 });
+      const { items: jobs } = await ctx.app.jobs.list({ page: 1, pageSize: 50 });
       return (
         jobs.length === 6 && jobs.every((j) => j.state === 'completed' || j.state === 'failed')
       );
@@ -140,7 +140,7 @@ describe.skipIf(!available)(`library jobs (${TEST_DB_KIND})`, { timeout: 90_000 
       textState: 'failed',
       textError: 'The PDF needs more memory than allowed (over 256 MB) to read.',
     });
-    const { jobs } = await ctx.app.jobs.list({ page: 1, pageSize: 50 });
+    const { items: jobs } = await ctx.app.jobs.list({ page: 1, pageSize: 50 });
     // Its thumbnail job failed at once with the reason (no retries of a deterministic failure);
     // the other jobs completed.
     const failed = jobs.filter((j) => j.state === 'failed');
@@ -173,10 +173,10 @@ describe.skipIf(!available)(`library jobs (${TEST_DB_KIND})`, { timeout: 90_000 
   it('leaves no content worker running once the app is closed', async () => {
     const guide = await addPdf('Guide', await makeSamplePdf('Guide', ['Words.']));
     const versions = (await get(`/api/library/items/${guide.id}/versions`)).json() as {
-      versions: { id: string }[];
+      items: { id: string }[];
     };
     const work: ContentWork = { store: ctx.app.files.store, workers: ctx.app.contentWorkers };
-    await runExtractText(ctx.database.db, work, versions.versions[0]?.id ?? '');
+    await runExtractText(ctx.database.db, work, versions.items[0]?.id ?? '');
     const pids = ctx.app.contentWorkers.pids;
     expect(pids).toHaveLength(1);
     await ctx.app.close();

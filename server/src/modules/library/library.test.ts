@@ -134,7 +134,7 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
       `/api/search?type=library-item&q=${encodeURIComponent(q)}`,
     );
     expect(response.statusCode, response.body).toBe(200);
-    return (response.json() as { results: { id: string; courseId: string | null }[] }).results;
+    return (response.json() as { items: { id: string; courseId: string | null }[] }).items;
   };
 
   it('adds, lists, shows and changes items; filters, sorts and pages the list', async () => {
@@ -272,9 +272,9 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
     expect(versions.statusCode).toBe(200);
     const list = (
       versions.json() as {
-        versions: { version: number; current: boolean; file: { fileId: string } }[];
+        items: { version: number; current: boolean; file: { fileId: string } }[];
       }
-    ).versions;
+    ).items;
     expect(list.map((v) => v.version)).toEqual([4, 3, 2, 1]);
     expect(list.filter((v) => v.current).map((v) => v.version)).toEqual([4]);
     expect(new Set(list.slice(0, 2).map((v) => v.file.fileId))).toEqual(new Set([a, b]));
@@ -299,7 +299,10 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
     });
     expect(noFile.statusCode).toBe(400);
     expect((await send(sam, 'GET', `/api/library/items/${link.id}/versions`)).json()).toEqual({
-      versions: [],
+      items: [],
+      total: 0,
+      page: 1,
+      pageSize: 100,
     });
   });
 
@@ -398,11 +401,22 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
     const listed = await send(sam, 'GET', '/api/library/categories');
     expect(listed.statusCode).toBe(200);
     expect(listed.json()).toEqual({
-      categories: [
+      items: [
         { id, name: 'Site safety', itemCount: 1 },
         { id: (tools.json() as { id: string }).id, name: 'Tools', itemCount: 0 },
       ],
+      total: 2,
+      page: 1,
+      pageSize: 200,
     });
+    // One page of one: the rest is a Link away.
+    const first = await send(sam, 'GET', '/api/library/categories?pageSize=1');
+    expect(first.json()).toMatchObject({ items: [{ id }], total: 2, page: 1, pageSize: 1 });
+    expect(first.headers.link).toBe(
+      '</api/library/categories?pageSize=1&page=1>; rel="first", ' +
+        '</api/library/categories?pageSize=1&page=2>; rel="next", ' +
+        '</api/library/categories?pageSize=1&page=2>; rel="last"',
+    );
     expect((await send(ada, 'DELETE', `/api/library/categories/${id}`)).statusCode).toBe(204);
     expect((await send(ada, 'DELETE', `/api/library/categories/${id}`)).statusCode).toBe(404);
     expect((await send(sam, 'GET', `/api/library/items/${item.id}`)).json()).toMatchObject({
@@ -423,7 +437,7 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
     const counts = async (who: Person) => {
       const response = await send(who, 'GET', '/api/library/categories');
       expect(response.statusCode).toBe(200);
-      const { categories } = response.json() as { categories: { itemCount: number }[] };
+      const { items: categories } = response.json() as { items: { itemCount: number }[] };
       return [
         categories.map((c) => c.itemCount),
         (await list(who, `?categoryId=${categoryId}`)).total,
@@ -448,6 +462,8 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
       Array.from({ length: 5 }, () => send(sam, 'POST', `${url}/view`)),
     );
     expect(views.map((r) => r.statusCode)).toEqual([204, 204, 204, 204, 204]);
+    // The owner's own visit is answered but not counted.
+    expect((await send(priya, 'POST', `${url}/view`)).statusCode).toBe(204);
     const download = await send(sam, 'GET', `${url}/download`);
     expect(download.statusCode).toBe(303);
     const location = String(download.headers.location);
@@ -676,8 +692,8 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
     expect((await searchIds(sam, 'quixotic')).map((r) => r.id)).toEqual([item.id]);
     expect((await list(sam, '?search=quixotic')).items.map((i) => i.id)).toEqual([item.id]);
     const versions = (await send(sam, 'GET', `/api/library/items/${item.id}/versions`)).json() as {
-      versions: { textState: string }[];
+      items: { textState: string }[];
     };
-    expect(versions.versions[0]?.textState).toBe('extracted');
+    expect(versions.items[0]?.textState).toBe('extracted');
   });
 });

@@ -3,4 +3,4 @@
  * import it from here, never from the area's other files (lint enforces it).
  */
 export { libraryViewerOf } from './library-access';
-export { listItems } from './library-repository';
+export { LIBRARY_ITEM, listItems } from './library-repository';

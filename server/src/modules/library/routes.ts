@@ -8,6 +8,7 @@
 import {
   AppError,
   LibraryCategoryInputSchema,
+  LibraryCategoryListQuerySchema,
   LibraryCategoryListSchema,
   LibraryCategoryParamsSchema,
   LibraryCategorySchema,
@@ -18,6 +19,7 @@ import {
   LibraryItemUpdateSchema,
   LibraryListQuerySchema,
   LibraryListSchema,
+  LibraryVersionListQuerySchema,
   LibraryVersionListSchema,
   LINK_URL_MESSAGES,
   type LibraryItem,
@@ -31,6 +33,7 @@ import type { UserRecord } from '../../platform/auth/user-repository';
 import type { Db } from '../../platform/db';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { abilitiesOf, itemVisible, libraryViewerOf, type LibraryViewer } from './library-access';
+import { pageWindow, sendPage, slicePage } from '../../platform/paging';
 import {
   countDownload,
   countView,
@@ -190,7 +193,7 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
         response: { 200: LibraryListSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = currentUser(request);
       const viewer = libraryViewerOf(app.access, user, now());
       const q = request.query;
@@ -207,17 +210,16 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
         search: q.search || undefined,
         sort: q.sort,
         order: q.order ?? (q.sort === 'title' ? 'asc' : 'desc'),
-        offset: (q.page - 1) * q.pageSize,
-        limit: q.pageSize,
+        ...pageWindow(q),
       });
-      return {
+      return sendPage(request, reply, {
         items: items.map((i) => toSummary(i, app.urlSigner, request.auth?.session.id ?? '')),
         total,
         page: q.page,
         pageSize: q.pageSize,
         canUpload: viewer.upload,
         canManage: viewer.manage,
-      };
+      });
     },
   );
 
@@ -364,15 +366,20 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
         tags: ['library'],
         summary: 'The versions of an item’s file, newest first (none for a link)',
         params: LibraryItemParamsSchema,
+        querystring: LibraryVersionListQuerySchema,
         response: { 200: LibraryVersionListSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { item } = await visibleItem(request, request.params.itemId);
       const sessionId = request.auth?.session.id ?? '';
-      const versions = await listVersions(db, item.id);
-      return {
-        versions: versions.map((v) => ({
+      const { items: versions, ...page } = slicePage(
+        await listVersions(db, item.id),
+        request.query,
+      );
+      return sendPage(request, reply, {
+        ...page,
+        items: versions.map((v) => ({
           ...v,
           file: signedFile(app.urlSigner, v.file, sessionId) ?? v.file,
           downloadUrl:
@@ -380,7 +387,7 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
               ? signedDownload(app.urlSigner, item.id, sessionId, v.version)
               : null,
         })),
-      };
+      });
     },
   );
 
@@ -391,13 +398,17 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
       schema: {
         operationId: 'countLibraryItemView',
         tags: ['library'],
-        summary: 'Count one view of an item (its page calls it once)',
+        summary:
+          "Count one view of an item (its page calls it once); the owner's own visits are not counted",
         params: LibraryItemParamsSchema,
       },
     },
     async (request, reply) => {
-      const { item } = await visibleItem(request, request.params.itemId);
-      if (!(await countView(db, item.id))) throw new AppError('NOT_FOUND', M.notFound);
+      const { item, user } = await visibleItem(request, request.params.itemId);
+      // The owner's own visits are not views (they count what others read).
+      if (item.createdBy.id === user.id) {
+        if (item.deletedAt !== null) throw new AppError('NOT_FOUND', M.notFound);
+      } else if (!(await countView(db, item.id))) throw new AppError('NOT_FOUND', M.notFound);
       return reply.code(204).send();
     },
   );
@@ -488,16 +499,18 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
         operationId: 'listLibraryCategories',
         tags: ['library'],
         summary: 'The categories, with how many of their items the caller may open',
+        querystring: LibraryCategoryListQuerySchema,
         response: { 200: LibraryCategoryListSchema },
       },
     },
-    async (request) => ({
+    async (request, reply) => {
       // Counting each category's visible items reads the whole library: a read thread's work.
-      categories: await listCategories(
+      const categories = await listCategories(
         app.reads,
         libraryViewerOf(app.access, currentUser(request), now()),
-      ),
-    }),
+      );
+      return sendPage(request, reply, slicePage(categories, request.query));
+    },
   );
 
   app.post(

@@ -3,12 +3,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runExtractText } from './library-jobs';
 import { searchIndex } from '../../platform/search/search-index';
 import {
+  bearer,
   createTestApp,
   testDatabaseAvailable,
   TEST_DB_KIND,
+  signIn,
   type TestContext,
 } from '../../test/helpers';
-import { seedDemoData } from '../../seed';
+import { DEMO_ACCOUNTS, seedDemoData } from '../../seed';
 import { seedDemoLibrary } from './seed';
 import { DEMO_LIBRARY } from './seed-content';
 
@@ -59,5 +61,28 @@ describe.skipIf(!available)(`demo library seed (${TEST_DB_KIND})`, () => {
       limit: 5,
     });
     expect(hits.map((h) => h.title.text)).toEqual(['Manhole and confined space entry rules']);
+  });
+
+  it("shows the demo student, a field technician, Field Operations' procedures and the splicing clip", async () => {
+    const { db } = ctx.database;
+    await seedDemoData(db);
+    await seedDemoLibrary(ctx.app, db);
+    const student = DEMO_ACCOUNTS.find((a) => a.username === 'student')!;
+    const token = await signIn(ctx.app, student.username, student.password);
+    const response = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/library/items?pageSize=100',
+      headers: bearer(token),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const titles = (response.json() as { items: { title: string }[] }).items.map((i) => i.title);
+    expect(titles).toEqual(
+      expect.arrayContaining([
+        'Splice closure preparation procedure',
+        'Fusion splicing in two minutes',
+      ]),
+    );
+    const me = await ctx.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) });
+    expect(JSON.stringify(me.json())).toContain('Field Operations');
   });
 });

@@ -107,12 +107,12 @@ describe.skipIf(!available)(`admin: system information (${TEST_DB_KIND})`, () =>
       const res = await get();
       expect(res.statusCode).toBe(200);
       const body = res.json();
-      expect(body.users.map((u: { username: string }) => u.username)).toEqual([
+      expect(body.items.map((u: { username: string }) => u.username)).toEqual([
         'kim',
         'sam',
         'lee',
       ]);
-      expect(body.users[1]).toEqual({
+      expect(body.items[1]).toEqual({
         userId: sam.user.id,
         username: 'sam',
         firstname: 'Sam',
@@ -140,14 +140,14 @@ describe.skipIf(!available)(`admin: system information (${TEST_DB_KIND})`, () =>
     it('orders by unattached or stored bytes either way, a page at a time', async () => {
       const { get } = await setUp();
       const names = async (query: string) =>
-        (await get(query)).json().users.map((u: { username: string }) => u.username);
+        (await get(query)).json().items.map((u: { username: string }) => u.username);
       expect(await names('?sort=unattached')).toEqual(['lee', 'sam', 'kim']);
       expect(await names('?sort=stored&order=asc')).toEqual(['lee', 'sam', 'kim']);
       expect(await names('?sort=unattached&order=asc')).toEqual(['kim', 'sam', 'lee']);
       const second = (await get('?pageSize=1&page=2')).json();
       expect(second).toMatchObject({ total: 3, page: 2, pageSize: 1 });
-      expect(second.users.map((u: { username: string }) => u.username)).toEqual(['sam']);
-      expect((await get('?page=9')).json().users).toEqual([]);
+      expect(second.items.map((u: { username: string }) => u.username)).toEqual(['sam']);
+      expect((await get('?page=9')).json().items).toEqual([]);
       const bad = await get('?sort=name');
       expect(bad.statusCode).toBe(400);
       expect(bad.json().code).toBe('VALIDATION_ERROR');

@@ -10,11 +10,17 @@ import {
   JobParamsSchema,
 } from '@learning-hub/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Db } from '../../platform/db';
 import type { JobService } from '../../platform/jobs';
+import { sendPage } from '../../platform/paging';
+import { resolveJobSubjects } from './job-subjects';
 
 const ACCESS = { permissions: ['system.view' as const], roles: ['admin' as const] };
 
-const adminJobsRoutes: FastifyPluginAsyncZod<{ jobs: JobService }> = async (app, { jobs }) => {
+const adminJobsRoutes: FastifyPluginAsyncZod<{ jobs: JobService; db: Db }> = async (
+  app,
+  { jobs, db },
+) => {
   app.get(
     '/api/admin/jobs',
     {
@@ -26,12 +32,23 @@ const adminJobsRoutes: FastifyPluginAsyncZod<{ jobs: JobService }> = async (app,
         description:
           'The jobs of the background-job service, newest first, a page at a time, optionally of ' +
           'one state: waiting (created, retry), running (active), completed, or failed with the ' +
-          'error of its last attempt.',
+          'error of its last attempt; each with what it worked on (a library item and its ' +
+          'file, a wiki page, or a file) and the app path that opens it.',
         querystring: JobListQuerySchema,
         response: { 200: JobListSchema },
       },
     },
-    async (request) => jobs.list(request.query),
+    async (request, reply) => {
+      const list = await jobs.list(request.query);
+      const subjects = await resolveJobSubjects(db, list.items);
+      return sendPage(request, reply, {
+        ...list,
+        items: list.items.map(({ data: _data, ...job }, i) => ({
+          ...job,
+          subject: subjects[i] ?? null,
+        })),
+      });
+    },
   );
 
   app.post(

@@ -7,7 +7,7 @@ export const systemArea: AreaManifest = {
   name: 'system',
   async register(app, { config, db, now }) {
     await app.register(adminSystemRoutes, { db, now, uploadLimits: config.files.limits });
-    await app.register(adminJobsRoutes, { jobs: app.jobs });
+    await app.register(adminJobsRoutes, { jobs: app.jobs, db });
   },
   fileOwners: [],
   jobs: [],

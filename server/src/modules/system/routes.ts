@@ -13,6 +13,7 @@ import {
 } from '@learning-hub/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { databaseKind, type Db } from '../../platform/db';
+import { pageWindow, sendPage } from '../../platform/paging';
 import { SUPPORTED_NODE_LINES } from '../../node-version.mjs';
 import { apiReferenceUrl } from '../../platform/http/api-reference';
 import { recordAccessAudit } from '../../platform/access/access-repository';
@@ -73,15 +74,20 @@ const adminSystemRoutes: FastifyPluginAsyncZod<{
         response: { 200: StorageUsageSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { page, pageSize, sort, order } = request.query;
-      const usage = await listStorageUsage(db, {
+      const { users, ...usage } = await listStorageUsage(db, {
         sort,
         order,
-        offset: (page - 1) * pageSize,
-        limit: pageSize,
+        ...pageWindow({ page, pageSize }),
       });
-      return { ...usage, page, pageSize, limits: uploadLimits };
+      return sendPage(request, reply, {
+        items: users,
+        ...usage,
+        page,
+        pageSize,
+        limits: uploadLimits,
+      });
     },
   );
 

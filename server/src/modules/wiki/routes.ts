@@ -24,6 +24,7 @@ import {
   WikiRevisionListSchema,
   WikiRevisionParamsSchema,
   WikiRevisionSchema,
+  WikiSpaceListQuerySchema,
   WikiSpaceListSchema,
   WikiTreeQuerySchema,
   WikiTreeSchema,
@@ -43,6 +44,7 @@ import { nextTurn } from '../../platform/http/lanes';
 import { applyPlan, targetKey } from './links';
 import { planOf } from './render-cache';
 import { titleKey } from './title-key';
+import { pageWindow, sendPage, slicePage } from '../../platform/paging';
 import { TaskStopped } from '../../workers/process-pool';
 import {
   courseSpaceFor,
@@ -240,10 +242,11 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         tags: ['wiki'],
         summary:
           'The spaces the caller may read: the company’s, their departments’, and the courses they learn in that have pages or where they may add one',
+        querystring: WikiSpaceListQuerySchema,
         response: { 200: WikiSpaceListSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = currentUser(request);
       const at = now();
       const viewer = wikiViewerOf(app.access, user, at);
@@ -286,7 +289,7 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         if (!visible || !(withPagesSet.has(c.id) || can.create)) continue;
         spaces.push(await toSpace(viewer, space, c.title, counts.get(space.key) ?? 0, can));
       }
-      return { spaces };
+      return sendPage(request, reply, slicePage(spaces, request.query));
     },
   );
 
@@ -367,7 +370,7 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         response: { 200: WikiPageListSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const viewer = wikiViewerOf(app.access, currentUser(request), now());
       const q = request.query;
       const { pages, total } = await listPages(db, {
@@ -379,10 +382,10 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         search: q.search || undefined,
         sort: q.sort,
         order: q.order ?? (q.sort === 'title' ? 'asc' : 'desc'),
-        offset: (q.page - 1) * q.pageSize,
-        limit: q.pageSize,
+        ...pageWindow(q),
       });
-      return { pages: pages.map(toSummary), total, page: q.page, pageSize: q.pageSize };
+      const items = pages.map(toSummary);
+      return sendPage(request, reply, { items, total, page: q.page, pageSize: q.pageSize });
     },
   );
 
@@ -634,11 +637,12 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         response: { 200: WikiRevisionListSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { page } = await visiblePage(request, request.params.pageId);
       const { page: n, pageSize } = request.query;
-      const { revisions, total } = await listRevisions(db, page.id, (n - 1) * pageSize, pageSize);
-      return { revisions, total, page: n, pageSize };
+      const { offset, limit } = pageWindow(request.query);
+      const { revisions, total } = await listRevisions(db, page.id, offset, limit);
+      return sendPage(request, reply, { items: revisions, total, page: n, pageSize });
     },
   );
 
@@ -788,13 +792,17 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
       schema: {
         operationId: 'countWikiPageView',
         tags: ['wiki'],
-        summary: 'Count one view of a page (its page calls it once)',
+        summary:
+          "Count one view of a page (its page calls it once); the author's own visits are not counted",
         params: PageParamsSchema,
       },
     },
     async (request, reply) => {
-      const { page } = await visiblePage(request, request.params.pageId);
-      if (!(await countView(db, page.id))) throw new AppError('NOT_FOUND', M.notFound);
+      const { page, user } = await visiblePage(request, request.params.pageId);
+      // The author's own visits are not views (they count what others read).
+      if (page.createdBy.id === user.id) {
+        if (page.deletedAt !== null) throw new AppError('NOT_FOUND', M.notFound);
+      } else if (!(await countView(db, page.id))) throw new AppError('NOT_FOUND', M.notFound);
       return reply.code(204).send();
     },
   );

@@ -248,13 +248,13 @@ describe.skipIf(!available)(`who sees and does what in the wiki (${TEST_DB_KIND}
         expect(response.statusCode, `${method} ${path}`).toBe(404);
       }
       const list = (await call(ctx, outsider, 'GET', '/api/wiki/pages')).json() as {
-        pages: { id: string }[];
+        items: { id: string }[];
       };
-      expect(list.pages.map((x) => x.id)).not.toContain(id);
+      expect(list.items.map((x) => x.id)).not.toContain(id);
       const spaces = (await call(ctx, outsider, 'GET', '/api/wiki/spaces')).json() as {
-        spaces: { key: string }[];
+        items: { key: string }[];
       };
-      expect(spaces.spaces.map((s) => s.key)).not.toContain(FIELD_SPACE);
+      expect(spaces.items.map((s) => s.key)).not.toContain(FIELD_SPACE);
       const search = (await call(ctx, outsider, 'GET', '/api/search?q=arc%20power')).json() as {
         total: number;
       };

@@ -29,7 +29,7 @@ import {
 const available = await testDatabaseAvailable();
 
 interface WikiPageList {
-  pages: WikiPageSummary[];
+  items: WikiPageSummary[];
   total: number;
   page: number;
   pageSize: number;
@@ -119,28 +119,26 @@ describe.skipIf(!available)(`wiki pages (${TEST_DB_KIND})`, () => {
 
     const second = await createPage(ctx, p.priya, { title: 'Manhole entry checklist' });
     expect(second.position).toBe(1);
-    expect((await list(p.sam)).pages.map((x) => x.title)).toEqual([
+    expect((await list(p.sam)).items.map((x) => x.title)).toEqual([
       'Manhole entry checklist',
       'Splicing a 144-fibre cable',
     ]);
-    expect((await list(p.sam, '?sort=title')).pages.map((x) => x.title)).toEqual([
+    expect((await list(p.sam, '?sort=title')).items.map((x) => x.title)).toEqual([
       'Manhole entry checklist',
       'Splicing a 144-fibre cable',
     ]);
     const paged = await list(p.sam, '?pageSize=1&page=2');
     expect(paged).toMatchObject({ total: 2, page: 2, pageSize: 1 });
-    expect(paged.pages).toHaveLength(1);
+    expect(paged.items).toHaveLength(1);
     // Search: the index, right after the save.
-    expect((await list(p.sam, '?search=gel')).pages.map((x) => x.id)).toEqual([created.id]);
+    expect((await list(p.sam, '?search=gel')).items.map((x) => x.id)).toEqual([created.id]);
     expect((await list(p.sam, '?search=%2A%2A')).total).toBe(0);
-    const found = await get<{ results: { id: string; type: string }[] }>(
+    const found = await get<{ items: { id: string; type: string }[] }>(
       p.sam,
       '/api/search?q=jacket&type=wiki-page',
     );
-    expect(found.results.map((r) => r.id)).toEqual([created.id]);
-    expect((await get<{ results: unknown[] }>(p.sam, '/api/search?q=jacket')).results).toHaveLength(
-      1,
-    );
+    expect(found.items.map((r) => r.id)).toEqual([created.id]);
+    expect((await get<{ items: unknown[] }>(p.sam, '/api/search?q=jacket')).items).toHaveLength(1);
   });
 
   it('keeps a tree: children in order, ancestors, a space’s tree, and the spaces', async () => {
@@ -179,13 +177,13 @@ describe.skipIf(!available)(`wiki pages (${TEST_DB_KIND})`, () => {
 
     await createPage(ctx, p.priya, { title: 'Field splicing kit', space: FIELD_SPACE });
     await createPage(ctx, p.priya, { title: 'Week 1 notes', space: COURSE_SPACE });
-    const spaces = (await get<{ spaces: WikiSpace[] }>(p.sam, '/api/wiki/spaces')).spaces;
+    const spaces = (await get<{ items: WikiSpace[] }>(p.sam, '/api/wiki/spaces')).items;
     expect(spaces.map((s) => [s.key, s.name, s.pageCount, s.can.create])).toEqual([
       ['company', 'Company', 4, false],
       [FIELD_SPACE, 'Field Operations', 1, false],
       [COURSE_SPACE, 'Splicing', 1, false],
     ]);
-    const priyaSpaces = (await get<{ spaces: WikiSpace[] }>(p.priya, '/api/wiki/spaces')).spaces;
+    const priyaSpaces = (await get<{ items: WikiSpace[] }>(p.priya, '/api/wiki/spaces')).items;
     expect(priyaSpaces.map((s) => [s.key, s.can.create])).toEqual([
       ['company', true],
       [FIELD_SPACE, true],
@@ -193,7 +191,7 @@ describe.skipIf(!available)(`wiki pages (${TEST_DB_KIND})`, () => {
     ]);
     // The admin sees every department.
     expect(
-      (await get<{ spaces: WikiSpace[] }>(p.ada, '/api/wiki/spaces')).spaces.map((s) => s.key),
+      (await get<{ items: WikiSpace[] }>(p.ada, '/api/wiki/spaces')).items.map((s) => s.key),
     ).toEqual(expect.arrayContaining(['department:customer-support', FIELD_SPACE, COURSE_SPACE]));
     expect((await call(ctx, p.sam, 'GET', '/api/wiki/tree?space=course:nope')).statusCode).toBe(
       404,
@@ -213,7 +211,7 @@ describe.skipIf(!available)(`wiki pages (${TEST_DB_KIND})`, () => {
       expect((await call(ctx, who, 'GET', `/api/wiki/pages/${draft.id}`)).statusCode).toBe(404);
       expect((await list(who)).total).toBe(0);
     }
-    expect((await list(p.priya, '?status=draft')).pages.map((x) => x.id)).toEqual([draft.id]);
+    expect((await list(p.priya, '?status=draft')).items.map((x) => x.id)).toEqual([draft.id]);
     expect((await list(p.ada, '?status=draft')).total).toBe(1);
     expect((await list(p.omar, '?status=draft')).total).toBe(0);
     // A draft is not in the search index.
@@ -261,16 +259,16 @@ describe.skipIf(!available)(`wiki pages (${TEST_DB_KIND})`, () => {
       html: '<p>Blue, orange, green, brown.</p><p>White.</p>',
     });
     const revisions = await get<{
-      revisions: { number: number; summary: string }[];
+      items: { number: number; summary: string }[];
       total: number;
     }>(p.sam, `/api/wiki/pages/${created.id}/revisions?pageSize=2`);
     expect(revisions.total).toBe(3);
-    expect(revisions.revisions.map((r) => r.number)).toEqual([3, 2]);
-    const older = await get<{ revisions: { number: number }[] }>(
+    expect(revisions.items.map((r) => r.number)).toEqual([3, 2]);
+    const older = await get<{ items: { number: number }[] }>(
       p.sam,
       `/api/wiki/pages/${created.id}/revisions?pageSize=2&page=2`,
     );
-    expect(older.revisions.map((r) => r.number)).toEqual([1]);
+    expect(older.items.map((r) => r.number)).toEqual([1]);
 
     const one = await get<WikiRevision>(p.sam, `/api/wiki/pages/${created.id}/revisions/2`);
     expect(one).toMatchObject({ number: 2, summary: 'More colours', title: 'Fibre colour codes' });
@@ -325,10 +323,10 @@ describe.skipIf(!available)(`wiki pages (${TEST_DB_KIND})`, () => {
     expect((await call(ctx, p.ada, 'DELETE', url)).statusCode).toBe(409);
     // Gone for readers and from search; the child is at the top level meanwhile.
     expect((await call(ctx, p.sam, 'GET', url)).statusCode).toBe(404);
-    expect((await list(p.sam)).pages.map((x) => x.id)).toEqual([child.id]);
+    expect((await list(p.sam)).items.map((x) => x.id)).toEqual([child.id]);
     expect((await list(p.sam, '?search=safety')).total).toBe(0);
     expect((await page(p.sam, child.id)).ancestors).toEqual([]);
-    expect((await list(p.ada, '?trash=true')).pages.map((x) => x.id)).toEqual([parent.id]);
+    expect((await list(p.ada, '?trash=true')).items.map((x) => x.id)).toEqual([parent.id]);
     expect((await list(p.ada, '?trash=true&search=safe')).total).toBe(1);
     expect((await list(p.sam, '?trash=true')).total).toBe(0);
 
@@ -400,8 +398,8 @@ describe.skipIf(!available)(`wiki pages (${TEST_DB_KIND})`, () => {
     });
     expect((await page(p.sam, c.id)).spaceKey).toBe(FIELD_SPACE);
     expect((await call(ctx, p.kim, 'GET', `/api/wiki/pages/${c.id}`)).statusCode).toBe(404);
-    const kimSearch = await get<{ results: unknown[] }>(p.kim, '/api/search?q=text&type=wiki-page');
-    expect(kimSearch.results).toHaveLength(1); // B only
+    const kimSearch = await get<{ items: unknown[] }>(p.kim, '/api/search?q=text&type=wiki-page');
+    expect(kimSearch.items).toHaveLength(1); // B only
     // A parent in another space is refused.
     const elsewhere = await move(b.id, { space: 'company', parentId: a.id, position: 0 });
     expect(elsewhere.statusCode).toBe(400);
@@ -474,7 +472,7 @@ describe.skipIf(!available)(`wiki pages (${TEST_DB_KIND})`, () => {
     });
     await call(ctx, p.kim, 'PUT', followUrl);
     expect((await page(p.sam, target.id)).following).toBe(true);
-    expect((await list(p.sam, '?following=true')).pages.map((x) => x.id)).toEqual([target.id]);
+    expect((await list(p.sam, '?following=true')).items.map((x) => x.id)).toEqual([target.id]);
     expect((await call(ctx, p.sam, 'DELETE', followUrl)).json()).toEqual({
       following: false,
       followerCount: 1,
@@ -488,8 +486,12 @@ describe.skipIf(!available)(`wiki pages (${TEST_DB_KIND})`, () => {
       ),
     );
     expect(views.map((r) => r.statusCode)).toEqual([204, 204, 204]);
+    // The author's own visit is answered but not counted.
+    expect((await call(ctx, p.priya, 'POST', `/api/wiki/pages/${target.id}/view`)).statusCode).toBe(
+      204,
+    );
     expect((await page(p.sam, target.id)).viewCount).toBe(3);
-    expect((await list(p.sam, '?sort=views')).pages[0]?.id).toBe(target.id);
+    expect((await list(p.sam, '?sort=views')).items[0]?.id).toBe(target.id);
     expect((await call(ctx, p.kim, 'POST', `/api/wiki/pages/${hidden.id}/view`)).statusCode).toBe(
       404,
     );
@@ -502,11 +504,11 @@ describe.skipIf(!available)(`wiki pages (${TEST_DB_KIND})`, () => {
     expect((await call(ctx, p.kim, 'GET', `/api/wiki/pages/${course.id}`)).statusCode).toBe(404);
     // A system instructor holds course.edit in every course: Omar may write there too.
     expect((await page(p.omar, course.id)).can.edit).toBe(true);
-    const found = await get<{ results: { id: string; courseId: string | null }[] }>(
+    const found = await get<{ items: { id: string; courseId: string | null }[] }>(
       p.sam,
       '/api/search?q=text&type=wiki-page',
     );
-    expect(found.results).toEqual([expect.objectContaining({ id: course.id, courseId: COURSE })]);
+    expect(found.items).toEqual([expect.objectContaining({ id: course.id, courseId: COURSE })]);
 
     // Deleting the course deletes its space's pages, their files and their search documents.
     const image = await uploadImage(ctx, p.priya);

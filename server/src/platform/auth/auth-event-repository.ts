@@ -62,7 +62,7 @@ export interface AuthEventRecord {
 /** The server's own record, newest first (browsers' reports are never among it). */
 export async function listAuthEvents(
   db: Db,
-  filter: { username?: string; events?: readonly string[]; limit?: number } = {},
+  filter: { username?: string; events?: readonly string[]; limit?: number; offset?: number } = {},
 ): Promise<AuthEventRecord[]> {
   let query = db.selectFrom('auth_events').selectAll().where('source', '=', 'server');
   if (filter.username !== undefined) query = query.where('username', '=', filter.username);
@@ -71,6 +71,7 @@ export async function listAuthEvents(
     .orderBy('occurred_at', 'desc')
     .orderBy('id', 'desc')
     .limit(filter.limit ?? 100)
+    .offset(filter.offset ?? 0)
     .execute();
   return rows.map((r) => ({
     id: r.id,
@@ -90,8 +91,20 @@ export async function listAuthEvents(
 const FAILED_SIGN_IN_EVENTS = ['login_failure', 'login_throttled'] as const;
 
 /** The latest failed sign-in attempts the server recorded (refused or throttled), newest first. */
-export function listSignInFailures(db: Db, limit: number): Promise<AuthEventRecord[]> {
-  return listAuthEvents(db, { events: FAILED_SIGN_IN_EVENTS, limit });
+export async function listSignInFailures(
+  db: Db,
+  window: { offset: number; limit: number },
+): Promise<{ events: AuthEventRecord[]; total: number }> {
+  const [events, counted] = await Promise.all([
+    listAuthEvents(db, { events: FAILED_SIGN_IN_EVENTS, ...window }),
+    db
+      .selectFrom('auth_events')
+      .select((eb) => eb.fn.countAll().as('count'))
+      .where('source', '=', 'server')
+      .where('event', 'in', [...FAILED_SIGN_IN_EVENTS])
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { events, total: Number(counted.count) };
 }
 
 /**

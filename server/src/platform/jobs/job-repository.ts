@@ -3,11 +3,12 @@
  * state is one conditional update, so two workers (two processes on one file) never both take a
  * job, and a worker whose lease ran out cannot complete a job another worker has taken back.
  */
-import type { JobList, JobState, JobSummary } from '@learning-hub/core';
+import type { JobState } from '@learning-hub/core';
 import type { Kysely, Selectable } from 'kysely';
 import type { Db } from '../db';
 import type { Database, JobsTable } from '../db/schema';
 import { sortableId } from '../ids';
+import type { ListedJob, ListedJobs } from './types';
 
 export type JobRow = Selectable<JobsTable>;
 
@@ -193,7 +194,7 @@ export async function findJobState(db: Db, id: string): Promise<string | undefin
 export async function listJobs(
   db: Db,
   query: { state?: JobState | undefined; page: number; pageSize: number },
-): Promise<JobList> {
+): Promise<ListedJobs> {
   let base = db.selectFrom('jobs');
   if (query.state) base = base.where('state', '=', query.state);
   const [rows, count] = await Promise.all([
@@ -207,14 +208,14 @@ export async function listJobs(
     base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return {
-    jobs: rows.map(toSummary),
+    items: rows.map(toSummary),
     total: Number(count.n),
     page: query.page,
     pageSize: query.pageSize,
   };
 }
 
-function toSummary(row: JobRow): JobSummary {
+function toSummary(row: JobRow): ListedJob {
   return {
     id: row.id,
     name: row.name,
@@ -226,5 +227,14 @@ function toSummary(row: JobRow): JobSummary {
     startedAt: row.started_at,
     completedAt: row.completed_at,
     lastError: row.last_error,
+    data: parseData(row.data),
   };
+}
+
+function parseData(json: string): unknown {
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return null;
+  }
 }

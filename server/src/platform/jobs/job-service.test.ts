@@ -13,7 +13,7 @@ import {
   type TestContext,
 } from '../../test/helpers';
 import { claimJob } from './job-repository';
-import { defineJob, FinalJobError, type JobService } from './types';
+import { defineJob, FinalJobError, type JobService, type ListedJob } from './types';
 
 const available = await testDatabaseAvailable();
 const FAST = { JOBS_POLL_INTERVAL_MS: '20' };
@@ -21,8 +21,8 @@ const SQLITE = TEST_DB_KIND === 'sqlite';
 
 const Echo = defineJob('test.echo', z.object({ n: z.number().int() }));
 
-async function jobOf(jobs: JobService, id: string | null): Promise<JobSummary | undefined> {
-  const { jobs: all } = await jobs.list({ page: 1, pageSize: 100 });
+async function jobOf(jobs: JobService, id: string | null): Promise<ListedJob | undefined> {
+  const { items: all } = await jobs.list({ page: 1, pageSize: 100 });
   return all.find((job) => job.id === id);
 }
 
@@ -32,7 +32,7 @@ async function until(jobs: JobService, id: string | null, state: JobSummary['sta
     async () => {
       const job = await jobOf(jobs, id);
       expect(job?.state).toBe(state);
-      return job as JobSummary;
+      return job as ListedJob;
     },
     { timeout: 10_000, interval: 20 },
   );
@@ -88,7 +88,7 @@ describe.skipIf(!available)(`background jobs (${TEST_DB_KIND})`, () => {
         async () => {
           const job = await jobOf(jobs, id);
           expect(job).toMatchObject({ state: 'retry', attempts: 2 });
-          return job as JobSummary;
+          return job as ListedJob;
         },
         { timeout: 10_000, interval: 20 },
       );
@@ -105,7 +105,7 @@ describe.skipIf(!available)(`background jobs (${TEST_DB_KIND})`, () => {
     });
     expect(calls).toBe(attempts);
     const failedList = await jobs.list({ state: 'failed', page: 1, pageSize: 10 });
-    expect(failedList.jobs.map((job) => job.id)).toEqual([id]);
+    expect(failedList.items.map((job) => job.id)).toEqual([id]);
 
     const admin = await createTestUser(ctx, { username: 'root', role: 'admin' });
     const token = await signIn(ctx.app, 'root', admin.password);
@@ -118,7 +118,7 @@ describe.skipIf(!available)(`background jobs (${TEST_DB_KIND})`, () => {
     expect(listed.json()).toMatchObject({
       total: 1,
       page: 1,
-      jobs: [{ id, state: 'failed', lastError: `boom ${attempts}` }],
+      items: [{ id, state: 'failed', lastError: `boom ${attempts}` }],
     });
 
     healed = true;
@@ -378,7 +378,7 @@ describe.skipIf(!available)(`background jobs (${TEST_DB_KIND})`, () => {
         url: '/api/admin/jobs?state=created&page=2&pageSize=5',
         headers: bearer(adminToken),
       });
-      expect(empty.json()).toEqual({ jobs: [], total: 0, page: 2, pageSize: 5 });
+      expect(empty.json()).toEqual({ items: [], total: 0, page: 2, pageSize: 5 });
     });
   });
 });

@@ -5,7 +5,7 @@
  * number of instances work the same queues; pg-boss claims each job with `SKIP LOCKED`, retries
  * with backoff, and takes back an active job past its `expireInSeconds` (a worker that died).
  */
-import type { JobList, JobState } from '@learning-hub/core';
+import type { JobState } from '@learning-hub/core';
 import type { FastifyBaseLogger } from 'fastify';
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type pg from 'pg';
@@ -24,6 +24,7 @@ import {
   type JobRetryResult,
   type JobService,
   type JobType,
+  type ListedJobs,
   type SendOptions,
 } from './types';
 
@@ -122,7 +123,7 @@ export class PgBossJobService implements JobService {
     state?: JobState | undefined;
     page: number;
     pageSize: number;
-  }): Promise<JobList> {
+  }): Promise<ListedJobs> {
     await this.#boot();
     return listPgBossJobs(this.db, PG_BOSS_SCHEMA, query);
   }

@@ -3,9 +3,10 @@
  * queues, by state, newest first) and finding a job's queue by its id. Reads pg-boss's `job`
  * table in its schema; its internal queues (`__pgboss__…`) are left out.
  */
-import type { JobList, JobState, JobSummary } from '@learning-hub/core';
+import type { JobState } from '@learning-hub/core';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db';
+import type { ListedJob, ListedJobs } from './types';
 
 interface PgBossJobRow {
   id: string;
@@ -18,6 +19,7 @@ interface PgBossJobRow {
   started_on: Date | null;
   completed_on: Date | null;
   error: string | null;
+  data: unknown;
 }
 
 /** pg-boss's states other than ours (`cancelled`) show as failed. */
@@ -35,11 +37,11 @@ export async function listPgBossJobs(
   db: Db,
   schema: string,
   query: { state?: JobState | undefined; page: number; pageSize: number },
-): Promise<JobList> {
+): Promise<ListedJobs> {
   const from = ownJobs(schema, query.state);
   const [rows, count] = await Promise.all([
     sql<PgBossJobRow>`select id::text as id, name, state::text as state, retry_count, retry_limit,
-        created_on, start_after, started_on, completed_on,
+        created_on, start_after, started_on, completed_on, data,
         case when state in ('failed', 'retry', 'cancelled') then
           coalesce(output->>'message', output::text) end as error
       ${from} order by created_on desc, id desc
@@ -47,7 +49,7 @@ export async function listPgBossJobs(
     sql<{ n: string }>`select count(*) as n ${from}`.execute(db),
   ]);
   return {
-    jobs: rows.rows.map(toSummary),
+    items: rows.rows.map(toSummary),
     total: Number(count.rows[0]?.n ?? 0),
     page: query.page,
     pageSize: query.pageSize,
@@ -68,7 +70,7 @@ export async function findPgBossJob(
   return rows[0];
 }
 
-function toSummary(row: PgBossJobRow): JobSummary {
+function toSummary(row: PgBossJobRow): ListedJob {
   return {
     id: row.id,
     name: row.name,
@@ -81,5 +83,6 @@ function toSummary(row: PgBossJobRow): JobSummary {
     startedAt: row.started_on?.toISOString() ?? null,
     completedAt: row.completed_on?.toISOString() ?? null,
     lastError: row.error,
+    data: row.data,
   };
 }

@@ -3,7 +3,7 @@
  * (docs/jobs.md). Polls every `pollIntervalMs` (an unref'd timer) and at once after a send or a
  * finished job; times come from the app's clock, so tests move it to pass a backoff.
  */
-import type { JobList, JobState } from '@learning-hub/core';
+import type { JobState } from '@learning-hub/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db';
 import type { DatabaseOutage } from '../db/outage';
@@ -30,6 +30,7 @@ import {
   type JobRetryResult,
   type JobService,
   type JobType,
+  type ListedJobs,
   type SendOptions,
 } from './types';
 
@@ -101,7 +102,11 @@ export class SqliteJobService implements JobService {
     return id;
   }
 
-  list(query: { state?: JobState | undefined; page: number; pageSize: number }): Promise<JobList> {
+  list(query: {
+    state?: JobState | undefined;
+    page: number;
+    pageSize: number;
+  }): Promise<ListedJobs> {
     return listJobs(this.db, query);
   }
 

@@ -2,7 +2,7 @@
  * The background-job service (docs/jobs.md): one interface, run from the `jobs` table on SQLite
  * (sqlite-job-service.ts) and by pg-boss on PostgreSQL (pg-boss-job-service.ts).
  */
-import type { JobList, JobState } from '@learning-hub/core';
+import type { JobList, JobState, JobSummary } from '@learning-hub/core';
 import type { Transaction } from 'kysely';
 import type { z } from 'zod';
 import type { Database } from '../db/schema';
@@ -61,6 +61,13 @@ export interface SendOptions {
   trx?: Transaction<Database>;
 }
 
+/**
+ * A job as the service lists it: the summary without its subject, which the admin route reads
+ * from `data` (the job's data, parsed).
+ */
+export type ListedJob = Omit<JobSummary, 'subject'> & { data: unknown };
+export type ListedJobs = Omit<JobList, 'items'> & { items: ListedJob[] };
+
 export type JobRetryResult = 'retried' | 'not-found' | 'not-failed';
 
 export interface JobService {
@@ -73,7 +80,11 @@ export interface JobService {
    */
   send<T>(type: JobType<T>, data: T, options?: SendOptions): Promise<string | null>;
   /** A page of jobs, newest first, optionally of one state. */
-  list(query: { state?: JobState | undefined; page: number; pageSize: number }): Promise<JobList>;
+  list(query: {
+    state?: JobState | undefined;
+    page: number;
+    pageSize: number;
+  }): Promise<ListedJobs>;
   /** Runs a failed job once more (one more attempt). */
   retry(id: string): Promise<JobRetryResult>;
   /** Starts working the registered kinds. */

@@ -16,6 +16,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { UserRecord } from '../auth/user-repository';
 import { currentUser } from '../http/access';
 import { searchIndex } from './search-index';
+import { pageWindow, sendPage } from '../paging';
 
 export interface SearchRouteOptions {
   now: () => number;
@@ -71,7 +72,7 @@ const searchRoutes: FastifyPluginAsyncZod<SearchRouteOptions> = async (app, { no
       }
       running.set(user.id, inFlight + 1);
       try {
-        return await search(user, request.query);
+        return sendPage(request, reply, await search(user, request.query));
       } finally {
         const left = (running.get(user.id) ?? 1) - 1;
         if (left > 0) running.set(user.id, left);
@@ -88,10 +89,9 @@ const searchRoutes: FastifyPluginAsyncZod<SearchRouteOptions> = async (app, { no
     const { hits, total } = await searchIndex(app.reads).search(app.reads, {
       query: q,
       scopes,
-      offset: (page - 1) * pageSize,
-      limit: pageSize,
+      ...pageWindow({ page, pageSize }),
     });
-    const results = hits.flatMap((h) =>
+    const items = hits.flatMap((h) =>
       isSearchType(h.type)
         ? [
             {
@@ -108,7 +108,7 @@ const searchRoutes: FastifyPluginAsyncZod<SearchRouteOptions> = async (app, { no
           ]
         : [],
     );
-    return { results, total, page, pageSize };
+    return { items, total, page, pageSize };
   }
 };
 

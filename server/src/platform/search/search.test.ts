@@ -61,7 +61,7 @@ describe.skipIf(!available)(`search (${TEST_DB_KIND})`, () => {
   const search = async (who: keyof typeof p, query: string) => {
     const response = await as(ctx, p[who]).get(`/api/search?${query}`);
     expect(response.statusCode, response.body).toBe(200);
-    return response.json() as { results: Result[]; total: number; page: number; pageSize: number };
+    return response.json() as { items: Result[]; total: number; page: number; pageSize: number };
   };
 
   it('finds courses and lessons by prefix and stem, ranked, with highlights', async () => {
@@ -82,24 +82,24 @@ describe.skipIf(!available)(`search (${TEST_DB_KIND})`, () => {
 
     // Stem: "splices" finds "splicing"; prefix: "fusi" finds "fusion".
     const stems = await search('ada', 'q=splices');
-    expect(stems.results.map((r) => r.type)).toEqual(['course', 'lesson']);
-    expect(stems.results[0]).toMatchObject({ id: courseId, courseId, lessonId: null });
-    expect(marked(stems.results[0]!.title)).toEqual(['splicing']);
-    expect(stems.results[1]).toMatchObject({
+    expect(stems.items.map((r) => r.type)).toEqual(['course', 'lesson']);
+    expect(stems.items[0]).toMatchObject({ id: courseId, courseId, lessonId: null });
+    expect(marked(stems.items[0]!.title)).toEqual(['splicing']);
+    expect(stems.items[1]).toMatchObject({
       id: lesson.id,
       courseId,
       lessonId: lesson.id,
       courseTitle: 'Fusion splicing',
     });
-    expect(stems.results[1]!.snippet.text).toContain('the fibre is cleaved');
-    expect(stems.results[1]!.snippet.text).not.toMatch(/<|strong/);
-    expect(marked(stems.results[1]!.snippet)).toEqual(['splicing']);
-    expect(stems.results[0]!.rank).toBeGreaterThanOrEqual(stems.results[1]!.rank);
+    expect(stems.items[1]!.snippet.text).toContain('the fibre is cleaved');
+    expect(stems.items[1]!.snippet.text).not.toMatch(/<|strong/);
+    expect(marked(stems.items[1]!.snippet)).toEqual(['splicing']);
+    expect(stems.items[0]!.rank).toBeGreaterThanOrEqual(stems.items[1]!.rank);
 
-    expect((await search('ada', 'q=fusi')).results.map((r) => r.id)).toEqual([courseId]);
-    expect((await search('ada', 'q=fo-150')).results.map((r) => r.id)).toEqual([courseId]);
+    expect((await search('ada', 'q=fusi')).items.map((r) => r.id)).toEqual([courseId]);
+    expect((await search('ada', 'q=fo-150')).items.map((r) => r.id)).toEqual([courseId]);
     expect((await search('ada', 'q=optic%20arc')).total).toBe(1);
-    expect((await search('ada', 'q=cleav&type=lesson')).results.map((r) => r.id)).toEqual([
+    expect((await search('ada', 'q=cleav&type=lesson')).items.map((r) => r.id)).toEqual([
       lesson.id,
     ]);
     expect((await search('ada', 'q=cleav&type=course')).total).toBe(0);
@@ -115,7 +115,7 @@ describe.skipIf(!available)(`search (${TEST_DB_KIND})`, () => {
     expect(
       (await priya.patch(lessonUrl, { title: 'Backfill', bodyHtml: '<p>Gravel</p>' })).statusCode,
     ).toBe(200);
-    expect((await search('priya', 'q=gravel')).results.map((r) => r.id)).toEqual([lessonIds[0]]);
+    expect((await search('priya', 'q=gravel')).items.map((r) => r.id)).toEqual([lessonIds[0]]);
     expect((await search('priya', 'q=part')).total).toBe(0);
 
     const course = (await priya.get(`/api/courses/${courseId}`)).json() as { revision: number };
@@ -127,7 +127,7 @@ describe.skipIf(!available)(`search (${TEST_DB_KIND})`, () => {
       await priya.post(`/api/courses/${courseId}/copy`, { code: 'CP-1', title: 'Ducting copied' })
     ).json() as { id: string };
     expect((await search('priya', 'q=gravel')).total).toBe(2);
-    expect((await search('priya', 'q=copied')).results.map((r) => r.id)).toEqual([copy.id]);
+    expect((await search('priya', 'q=copied')).items.map((r) => r.id)).toEqual([copy.id]);
 
     const extra = (
       await priya.post(`/api/courses/${courseId}/lessons`, { sectionId, title: 'Gravel two' })
@@ -138,7 +138,7 @@ describe.skipIf(!available)(`search (${TEST_DB_KIND})`, () => {
     expect((await priya.delete(`/api/courses/${courseId}/sections/${sectionId}`)).statusCode).toBe(
       204,
     );
-    expect((await search('priya', 'q=gravel')).results.map((r) => r.courseId)).toEqual([copy.id]);
+    expect((await search('priya', 'q=gravel')).items.map((r) => r.courseId)).toEqual([copy.id]);
     expect((await as(ctx, p.ada).delete(`/api/courses/${copy.id}`)).statusCode).toBe(204);
     expect((await search('priya', 'q=gravel')).total).toBe(0);
     const { rows } = await ctx.database.db
@@ -176,9 +176,9 @@ describe.skipIf(!available)(`search (${TEST_DB_KIND})`, () => {
 
     // Sam (a learner of `open`): both published courses, only the lessons of his course.
     const sam = await search('sam', 'q=splicing');
-    expect(sam.results.map((r) => r.id).sort()).toEqual([open.courseId, other.courseId].sort());
+    expect(sam.items.map((r) => r.id).sort()).toEqual([open.courseId, other.courseId].sort());
     const samLessons = await search('sam', 'q=lesson&type=lesson');
-    expect(samLessons.results.map((r) => r.courseId)).toEqual([open.courseId]);
+    expect(samLessons.items.map((r) => r.courseId)).toEqual([open.courseId]);
     // Kim (enrolled nowhere): the published courses, no lessons; nobody but editors the draft.
     expect((await search('kim', 'q=lesson')).total).toBe(0);
     expect((await search('kim', 'q=draft')).total).toBe(0);
@@ -186,7 +186,7 @@ describe.skipIf(!available)(`search (${TEST_DB_KIND})`, () => {
     // Priya teaches all three; ada (admin) sees everything.
     expect((await search('priya', 'q=splicing')).total).toBe(3);
     expect((await search('priya', 'q=lesson&type=lesson')).total).toBe(3);
-    expect((await search('ada', 'q=draft')).results.map((r) => r.id)).toEqual([draft.id]);
+    expect((await search('ada', 'q=draft')).items.map((r) => r.id)).toEqual([draft.id]);
   });
 
   it('pages, and answers empty, symbol-only, operator and arbitrary queries cleanly', async () => {
@@ -195,9 +195,9 @@ describe.skipIf(!available)(`search (${TEST_DB_KIND})`, () => {
     }
     const first = await search('ada', 'q=splicing&pageSize=2');
     expect(first).toMatchObject({ total: 3, page: 1, pageSize: 2 });
-    expect(first.results).toHaveLength(2);
+    expect(first.items).toHaveLength(2);
     const second = await search('ada', 'q=splicing&pageSize=2&page=2');
-    expect(second.results).toHaveLength(1);
+    expect(second.items).toHaveLength(1);
     expect(second.total).toBe(3);
     expect((await search('ada', 'q=splicing&pageSize=2&page=9')).total).toBe(3);
     for (const q of [

@@ -34,11 +34,14 @@ describe('navigation menu', () => {
     },
   );
 
-  it('shows the everyone items to a signed-out visitor, and a Login button', async () => {
+  it('shows the everyone items to a signed-out visitor, and a Login button but not on the sign-in page', async () => {
     mockFetch();
-    const { user } = renderApp('/login');
-    await findHeading('Sign in');
+    const { user } = renderApp('/no/such/page');
+    await findHeading('Page Not Found');
     expect(screen.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
+    await user.click(screen.getByRole('link', { name: 'Login' }));
+    await findHeading('Sign in');
+    expect(screen.queryByRole('link', { name: 'Login' })).not.toBeInTheDocument();
     const nav = await openNav(user);
     expect(
       within(nav)
@@ -107,7 +110,7 @@ describe('avatar menu', () => {
     expect(fetchMock.callsTo('POST /api/auth/logout')).toHaveLength(1);
     expect(window.localStorage.getItem(STORAGE_KEYS.session)).toBeNull();
     expect(events).toContainEqual({ isAuthenticated: false, userId: 'user-student' });
-    expect(screen.getByRole('link', { name: 'Login' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Account menu for/ })).not.toBeInTheDocument();
   });
 
   it("goes to Moodle's logout page after a Moodle session, local state cleared", async () => {

@@ -14,7 +14,7 @@ import {
 import { useDisclosure, useHotkeys } from '@mantine/hooks';
 import { IconMoon, IconSchool, IconSearch, IconSun } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
-import { Link, Outlet, ScrollRestoration, useNavigation } from 'react-router';
+import { Link, Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
 import { useAuth } from '../../lib/auth/auth-context';
 import { useAuthConfig } from '../../lib/auth/auth-config';
 import { AccessNotice } from '../access-notice';
@@ -82,6 +82,7 @@ export function AppLayout() {
   // Mounted at the first opening, then kept (so that it can animate closing and opening again).
   const [navMounted, setNavMounted] = useState(false);
   const navigation = useNavigation();
+  const onLoginPage = useLocation().pathname === '/login';
   const devMode = config.devMode || method === 'disabled';
   const [searchOpened, search] = useDisclosure(false);
   const [searchMounted, setSearchMounted] = useState(false);
@@ -140,9 +141,12 @@ export function AppLayout() {
                 <AvatarMenu user={auth.user} />
               </Suspense>
             ) : (
-              <Button component={Link} to="/login" variant="light">
-                Login
-              </Button>
+              // Not on the sign-in page itself, where it would lead nowhere (docs/spec-readings.md).
+              !onLoginPage && (
+                <Button component={Link} to="/login" variant="light">
+                  Login
+                </Button>
+              )
             )}
           </Group>
         </Group>

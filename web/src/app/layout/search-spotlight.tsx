@@ -37,7 +37,7 @@ export function SearchSpotlight({ opened, onClose }: { opened: boolean; onClose(
     q: debounced,
     pageSize: SPOTLIGHT_RESULTS,
   });
-  const results = searchable ? (data?.results ?? []) : [];
+  const results = searchable ? (data?.items ?? []) : [];
   const total = searchable ? (data?.total ?? 0) : 0;
 
   useEffect(() => {
@@ -79,8 +79,8 @@ export function SearchSpotlight({ opened, onClose }: { opened: boolean; onClose(
       title="Search"
     >
       <Spotlight.Search
-        placeholder="Search courses, lessons and the library…"
-        aria-label="Search courses, lessons and the library"
+        placeholder="Search courses, lessons, the library and the wiki…"
+        aria-label="Search courses, lessons, the library and the wiki"
         leftSection={<IconSearch size={20} stroke={1.5} aria-hidden="true" />}
         rightSection={isFetching ? <Loader size="xs" aria-label="Searching" /> : null}
         onKeyDown={(event) => {
@@ -128,7 +128,7 @@ export function SearchSpotlight({ opened, onClose }: { opened: boolean; onClose(
         {results.length === 0 && (
           <Spotlight.Empty>
             {!searchable
-              ? 'Type a word to search courses, lessons and the library.'
+              ? 'Type a word to search courses, lessons, the library and the wiki.'
               : isError
                 ? searchErrorText(error)
                 : isFetching || debounced !== query.trim()

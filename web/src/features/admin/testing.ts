@@ -14,7 +14,7 @@ import {
   type SignInTestResult,
   type TestStep,
 } from '@learning-hub/core';
-import { buildUser } from '../../test/fixtures';
+import { buildUser, listOf } from '../../test/fixtures';
 import type { RoleWithUsage } from './api/roles-api';
 
 export function buildAdminUser(
@@ -38,7 +38,7 @@ export function buildRoles(custom: Role[] = [], userCounts: Record<string, numbe
     allPermissions: [...registry.permissionsOf(r.id)],
     userCount: userCounts[r.id] ?? 0,
   }));
-  return { roles };
+  return listOf(roles);
 }
 
 export function buildCustomRole(overrides: Partial<Role> = {}): Role {
@@ -57,15 +57,15 @@ export function buildCustomRole(overrides: Partial<Role> = {}): Role {
 }
 
 export const DEPARTMENTS = {
-  departments: [
+  ...listOf([
     { id: 'network-engineering', name: 'Network Engineering', description: '', memberCount: 1 },
     { id: 'field-operations', name: 'Field Operations', description: '', memberCount: 1 },
     { id: 'customer-support', name: 'Customer Support', description: '', memberCount: 1 },
-  ],
+  ]),
 };
 
 export const COURSES = {
-  courses: [
+  items: [
     {
       id: 'fiber-splicing-101',
       code: 'FO-101',

@@ -24,13 +24,16 @@ export const COURSE_STATE_COLORS: Readonly<Record<CourseState, string>> = {
   archived: 'gray',
 };
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+// Made at its first use, as lib/format.ts's: not while the start page's modules are evaluated.
+let dateFormat: Intl.DateTimeFormat | undefined;
 
 /** A date in the user's locale; '—' for a missing or invalid value. */
 export function formatDate(iso: string | null | undefined): string {
   if (!iso) return '—';
   const time = Date.parse(iso);
-  return Number.isNaN(time) ? '—' : dateFormat.format(time);
+  if (Number.isNaN(time)) return '—';
+  dateFormat ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+  return dateFormat.format(time);
 }
 
 /** `45 min`, `1 h 30 min`; '' for none. */

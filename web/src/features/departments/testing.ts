@@ -75,7 +75,7 @@ export const SAM = buildMember({
 export const LEE = buildMember();
 
 export function memberList(members: DepartmentMember[], total = members.length) {
-  return { members, total, page: 1, pageSize: 20 };
+  return { items: members, total, page: 1, pageSize: 20 };
 }
 
 /**

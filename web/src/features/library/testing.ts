@@ -7,6 +7,7 @@ import type {
   LibraryList,
   LibraryVersion,
 } from '@learning-hub/core';
+import { listOf } from '../../test/fixtures';
 
 export function buildLibraryFile(overrides: Partial<LibraryFile> = {}): LibraryFile {
   return {
@@ -81,9 +82,7 @@ export function buildVersion(overrides: Partial<LibraryVersion> = {}): LibraryVe
   };
 }
 
-export const CATEGORIES: { categories: LibraryCategory[] } = {
-  categories: [
-    { id: 'cat-1', name: 'Procedures', itemCount: 4 },
-    { id: 'cat-2', name: 'Safety', itemCount: 1 },
-  ],
-};
+export const CATEGORIES = listOf<LibraryCategory>([
+  { id: 'cat-1', name: 'Procedures', itemCount: 4 },
+  { id: 'cat-2', name: 'Safety', itemCount: 1 },
+]);

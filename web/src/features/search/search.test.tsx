@@ -41,7 +41,7 @@ function searchRoute(total = 2) {
     const matching = kind ? all.filter((r) => r.type === kind) : all;
     return {
       body: {
-        results: matching.slice((page - 1) * pageSize, page * pageSize),
+        items: matching.slice((page - 1) * pageSize, page * pageSize),
         total: matching.length,
         page,
         pageSize,
@@ -59,7 +59,7 @@ describe('search', () => {
     await user.click(screen.getByRole('button', { name: 'Search (Ctrl+K)' }));
     const dialog = await screen.findByRole('dialog');
     const box = within(dialog).getByRole('textbox', {
-      name: 'Search courses, lessons and the library',
+      name: 'Search courses, lessons, the library and the wiki',
     });
     await user.type(box, 'splic');
     const [first] = await screen.findAllByRole('button', { name: /^Course Fusion splicing/ });
@@ -80,7 +80,9 @@ describe('search', () => {
     const { user, router } = renderApp('/search');
     await findHeading('Search');
     fireEvent.keyDown(document.body, { key: 'k', code: 'KeyK', ctrlKey: true });
-    const box = await screen.findByPlaceholderText('Search courses, lessons and the library…');
+    const box = await screen.findByPlaceholderText(
+      'Search courses, lessons, the library and the wiki…',
+    );
     await user.type(box, 'splicing');
     await screen.findAllByRole('button', { name: /^Course Fusion splicing/ });
     await user.keyboard('{Enter}');
@@ -107,12 +109,19 @@ describe('search', () => {
     await user.click(screen.getByText('Lessons'));
     expect(await screen.findByText('12 results for “splicing”')).toBeInTheDocument();
 
+    // The wiki has a kind of its own.
+    await user.click(screen.getByText('Wiki'));
+    expect(await screen.findByText('Nothing found for “splicing”.')).toBeInTheDocument();
+    expect(new URLSearchParams(router.state.location.search).get('type')).toBe('wiki-page');
+    await user.click(screen.getByText('Lessons'));
+    expect(await screen.findByText('12 results for “splicing”')).toBeInTheDocument();
+
     const input = () =>
-      screen.getByRole('textbox', { name: 'Search courses, lessons and the library' });
+      screen.getByRole('textbox', { name: 'Search courses, lessons, the library and the wiki' });
     await user.clear(input());
     await user.type(input(), '"*{Enter}');
     expect(
-      await screen.findByText('Type a word to search courses, lessons and the library.'),
+      await screen.findByText('Type a word to search courses, lessons, the library and the wiki.'),
     ).toBeInTheDocument();
     await user.clear(input());
     await user.type(input(), 'nothing{Enter}');

@@ -105,7 +105,7 @@ export function buildList(
   pages: WikiPage[],
   overrides: Partial<z.infer<typeof WikiPageListSchema>> = {},
 ): z.infer<typeof WikiPageListSchema> {
-  return { pages: pages.map(summaryOf), total: pages.length, page: 1, pageSize: 20, ...overrides };
+  return { items: pages.map(summaryOf), total: pages.length, page: 1, pageSize: 20, ...overrides };
 }
 
 export function buildTree(

@@ -1,7 +1,7 @@
 import { UserListSchema } from '@learning-hub/core';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildMe, buildUser } from '../../test/fixtures';
+import { buildMe, buildUser, listOf } from '../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../test/render-app';
 import { api } from '../api-client';
 import { ACCESS_REFRESH_INTERVAL_MS } from './auth-context';
@@ -25,8 +25,8 @@ afterEach(() => {
 describe('access snapshot refresh', () => {
   it('reloads the permissions after a 403 FORBIDDEN, and the guard follows the server', async () => {
     const fetchMock = signedInAs(admin, {
-      'GET /api/admin/roles': { body: { roles: [] } },
-      'GET /api/departments': { body: { departments: [] } },
+      'GET /api/admin/roles': { body: { ...listOf([]) } },
+      'GET /api/departments': { body: { ...listOf([]) } },
     });
     fetchMock.set({
       // An admin took this user's admin role away meanwhile: the server refuses.

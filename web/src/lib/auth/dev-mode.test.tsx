@@ -163,6 +163,6 @@ describe('dev mode (spec §4: always authenticated as the developer admin)', () 
     expect(select).toHaveValue('Local account');
     expect(window.localStorage.getItem(STORAGE_KEYS.authMethod)).toBe('local');
     expect(fetchMock.callsTo('GET /api/auth/me')).toHaveLength(0);
-    expect(within(screen.getByRole('banner')).getByRole('link', { name: 'Login' })).toBeVisible();
+    expect(within(screen.getByRole('banner')).queryByRole('link', { name: 'Login' })).toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import { describeGrant, type PublicUser, type SimulateResponse } from '@learning
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { MockRoutes } from '../../../test/fetch-mock';
-import { buildUser } from '../../../test/fixtures';
+import { buildUser, listOf } from '../../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
 
 const admin = buildUser({ role: 'admin' });
@@ -20,7 +20,7 @@ const sam: PublicUser & {
 const routes: MockRoutes = {
   'GET /api/admin/users': (request) => ({
     body: {
-      users: new URLSearchParams(request.search).get('search') === 'sam' ? [sam] : [],
+      items: new URLSearchParams(request.search).get('search') === 'sam' ? [sam] : [],
       total: 1,
       page: 1,
       pageSize: 20,
@@ -28,7 +28,7 @@ const routes: MockRoutes = {
   }),
   'GET /api/courses': {
     body: {
-      courses: [
+      items: [
         {
           id: 'otdr-trace-analysis',
           code: 'FO-210',
@@ -45,9 +45,9 @@ const routes: MockRoutes = {
   },
   'GET /api/departments': {
     body: {
-      departments: [
+      ...listOf([
         { id: 'field-operations', name: 'Field Operations', description: '', memberCount: 2 },
-      ],
+      ]),
     },
   },
 };

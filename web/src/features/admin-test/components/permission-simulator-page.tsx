@@ -280,7 +280,7 @@ export function PermissionSimulatorPage() {
               value={values.userId}
               onChange={(id) => form.setFieldValue('userId', id)}
               error={form.errors.userId}
-              options={(users.data?.users ?? []).map((u) => ({
+              options={(users.data?.items ?? []).map((u) => ({
                 value: u.id,
                 label: `${displayName(u)} (${u.username})`,
               }))}
@@ -338,7 +338,7 @@ export function PermissionSimulatorPage() {
                     value={values.courseId}
                     onChange={(id) => form.setFieldValue('courseId', id)}
                     error={form.errors.courseId}
-                    options={(courses.data?.courses ?? []).map((c) => ({
+                    options={(courses.data?.items ?? []).map((c) => ({
                       value: c.id,
                       label: `${c.code} · ${c.title}`,
                     }))}

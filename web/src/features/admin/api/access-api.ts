@@ -9,8 +9,8 @@ export type AccessAuditAction = (typeof ACCESS_AUDIT_ACTIONS)[number];
 
 export interface CheckAuditParams {
   userId?: string;
-  limit: number;
-  offset: number;
+  page: number;
+  pageSize: number;
 }
 
 export function useCheckAudit(params: CheckAuditParams) {

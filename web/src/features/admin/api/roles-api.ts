@@ -20,7 +20,7 @@ const rolePath = (roleId: string) => `/api/admin/roles/${encodeURIComponent(role
 export function useRoles() {
   return useQuery({
     queryKey: adminKeys.roles,
-    queryFn: () => api.get('/api/admin/roles', RoleListSchema).then((r) => r.roles),
+    queryFn: () => api.get('/api/admin/roles', RoleListSchema).then((r) => r.items),
     staleTime: 30_000,
   });
 }

@@ -91,7 +91,7 @@ export function useAssignments(userId: string) {
   return useQuery({
     queryKey: adminKeys.assignments(userId),
     queryFn: () =>
-      api.get(`${userPath(userId)}/assignments`, AssignmentListSchema).then((r) => r.assignments),
+      api.get(`${userPath(userId)}/assignments`, AssignmentListSchema).then((r) => r.items),
   });
 }
 

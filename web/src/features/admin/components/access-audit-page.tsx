@@ -93,12 +93,12 @@ export function AccessAuditPage() {
           <>
             <Group justify="space-between">
               <Text size="sm" c="dimmed" aria-live="polite">
-                {rangeText(data.page, data.pageSize, data.entries.length, data.total, 'changes')}
+                {rangeText(data.page, data.pageSize, data.items.length, data.total, 'changes')}
               </Text>
               {audit.isFetching && <Loader size="xs" aria-label="Updating" />}
             </Group>
-            {data.entries.length > 0 && (
-              <AuditTable entries={data.entries} labelledBy="audit-heading" />
+            {data.items.length > 0 && (
+              <AuditTable entries={data.items} labelledBy="audit-heading" />
             )}
             <Pager
               label="Access changes pages"

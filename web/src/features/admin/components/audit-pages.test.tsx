@@ -33,7 +33,7 @@ describe('admin: access changes', () => {
     const fetchMock = signedInAs(admin, {
       'GET /api/admin/access/audit': (request) => ({
         body: {
-          entries: [
+          items: [
             entry({}),
             entry({
               id: 'a2',
@@ -53,7 +53,7 @@ describe('admin: access changes', () => {
           pageSize: 100,
         },
       }),
-      'GET /api/admin/users': { body: { users: [sam], total: 1, page: 1, pageSize: 20 } },
+      'GET /api/admin/users': { body: { items: [sam], total: 1, page: 1, pageSize: 20 } },
     });
     const { user } = renderApp('/admin/audit');
     const table = await screen.findByRole('table', { name: 'Access changes' });
@@ -101,7 +101,7 @@ describe('admin: permission checks', () => {
     const fetchMock = signedInAs(admin, {
       'GET /api/admin/access/checks': {
         body: {
-          entries: [
+          items: [
             {
               id: 'c1',
               userId: 'u-sam',
@@ -115,9 +115,11 @@ describe('admin: permission checks', () => {
             },
           ],
           total: 1,
+          page: 1,
+          pageSize: 100,
         },
       },
-      'GET /api/admin/users': { body: { users: [sam], total: 1, page: 1, pageSize: 20 } },
+      'GET /api/admin/users': { body: { items: [sam], total: 1, page: 1, pageSize: 20 } },
     });
     const { user } = renderApp('/admin/checks');
     const table = await screen.findByRole('table', { name: 'Permission checks' });
@@ -125,16 +127,16 @@ describe('admin: permission checks', () => {
     expect(within(table).getByText('Missing required permission: user.view')).toBeInTheDocument();
     expect(await within(table).findByRole('link', { name: 'sam' })).toBeInTheDocument();
     expect(query(fetchMock.callsTo('GET /api/admin/access/checks')[0]!)).toEqual({
-      limit: '100',
-      offset: '0',
+      page: '1',
+      pageSize: '100',
     });
     await user.click(screen.getByRole('combobox', { name: 'User' }));
     await user.click(await screen.findByRole('option', { name: 'Sam Rivera (sam)' }));
     await waitFor(() =>
       expect(query(fetchMock.callsTo('GET /api/admin/access/checks').at(-1)!)).toEqual({
         userId: 'u-sam',
-        limit: '50',
-        offset: '0',
+        page: '1',
+        pageSize: '50',
       }),
     );
   });

@@ -22,7 +22,7 @@ export function CourseSelect({ value, onChange, valueLabel, ...props }: CourseSe
     picked?.value === value ? picked : value && valueLabel ? { value, label: valueLabel } : null;
   const query = current && debounced === current.label ? '' : debounced.trim();
   const courses = useCourseChoices(query);
-  const options = (courses.data?.courses ?? []).map((c) => ({
+  const options = (courses.data?.items ?? []).map((c) => ({
     value: c.id,
     label: `${c.code} · ${c.title}`,
   }));

@@ -18,6 +18,7 @@ import {
   buildSession,
   buildUser,
   storeSession,
+  listOf,
 } from '../../../test/fixtures';
 import {
   buildAdminUser,
@@ -81,7 +82,7 @@ function renderAsManager(ui: ReactNode, target: AdminUser = sam) {
     'GET /api/admin/roles': { body: buildRoles([ROLE_MANAGER]) },
     [`GET /api/admin/users/${target.id}/assignments`]: {
       body: {
-        assignments: [
+        ...listOf([
           buildAssignment({ userId: target.id, roles: ['course-assistant'] }),
           buildAssignment({
             userId: target.id,
@@ -90,7 +91,7 @@ function renderAsManager(ui: ReactNode, target: AdminUser = sam) {
             contextLabel: 'FO-210 · OTDR Testing and Trace Analysis',
             roles: ['course-assistant'],
           }),
-        ],
+        ]),
       },
     },
     'GET /api/departments': { body: DEPARTMENTS },

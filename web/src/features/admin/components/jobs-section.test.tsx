@@ -21,6 +21,7 @@ function job(n: number, overrides: Partial<JobSummary> = {}): JobSummary {
     startedAt: '2026-11-22T09:00:01.000Z',
     completedAt: '2026-11-22T09:00:02.000Z',
     lastError: null,
+    subject: null,
     ...overrides,
   };
 }
@@ -30,6 +31,12 @@ const FAILED = job(1, {
   attempts: 3,
   lastError: 'The PDF is encrypted',
   completedAt: '2026-11-22T09:10:00.000Z',
+  subject: {
+    type: 'library-item',
+    title: 'Splice closure preparation procedure',
+    fileName: 'splice-closure-procedure.pdf',
+    path: '/library/item-7',
+  },
 });
 
 /** 23 jobs, one failed; filtered by state, 20 to a page. */
@@ -42,7 +49,7 @@ function jobsRoute(request: MockRequest): { body: JobList } {
   );
   return {
     body: {
-      jobs: all.slice((page - 1) * pageSize, page * pageSize),
+      items: all.slice((page - 1) * pageSize, page * pageSize),
       total: all.length,
       page,
       pageSize,
@@ -65,6 +72,13 @@ describe('admin: background jobs', () => {
     expect(failedRow).toHaveTextContent('Failed');
     expect(failedRow).toHaveTextContent('3 of 3');
     expect(failedRow).toHaveTextContent('The PDF is encrypted');
+    // What it worked on: the item (linked) and its file.
+    expect(failedRow).toHaveTextContent(
+      'Library item: Splice closure preparation procedure (splice-closure-procedure.pdf)',
+    );
+    expect(
+      within(failedRow).getByRole('link', { name: 'Splice closure preparation procedure' }),
+    ).toHaveAttribute('href', '/library/item-7');
     // Only a failed job can be retried.
     expect(within(table).getAllByRole('button', { name: /^Retry/ })).toHaveLength(1);
 
@@ -96,13 +110,16 @@ describe('admin: background jobs', () => {
       matches: query === PHONE_QUERY,
     }));
     signedInAs(admin, {
-      'GET /api/admin/jobs': { body: { jobs: [FAILED], total: 1, page: 1, pageSize: 20 } },
+      'GET /api/admin/jobs': { body: { items: [FAILED], total: 1, page: 1, pageSize: 20 } },
     });
     renderApp('/admin/system');
     const list = await screen.findByRole('list', { name: 'Background jobs' });
     expect(screen.queryByRole('table', { name: 'Background jobs' })).not.toBeInTheDocument();
     const [card] = within(list).getAllByRole('listitem');
     expect(card).toHaveTextContent('job-1');
+    expect(card).toHaveTextContent(
+      'Library item: Splice closure preparation procedure (splice-closure-procedure.pdf)',
+    );
     expect(card).toHaveTextContent('Attempts3 of 3');
     expect(card).toHaveTextContent('Last errorThe PDF is encrypted');
     expect(
@@ -113,7 +130,7 @@ describe('admin: background jobs', () => {
   it("says why a retry was refused, in the server's words", async () => {
     const user = userEvent.setup();
     signedInAs(admin, {
-      'GET /api/admin/jobs': { body: { jobs: [FAILED], total: 1, page: 1, pageSize: 20 } },
+      'GET /api/admin/jobs': { body: { items: [FAILED], total: 1, page: 1, pageSize: 20 } },
       'POST /api/admin/jobs/job-1/retry': {
         status: 409,
         body: { code: 'CONFLICT', message: 'Only a failed job can be retried.' },
@@ -125,9 +142,29 @@ describe('admin: background jobs', () => {
     expect(screen.getByText('Only a failed job can be retried.')).toBeInTheDocument();
   });
 
+  it('names a subject without a link when the app cannot open it', async () => {
+    signedInAs(admin, {
+      'GET /api/admin/jobs': {
+        body: {
+          items: [
+            job(1, {
+              subject: { type: 'file', title: 'scan.pdf', fileName: null, path: null },
+            }),
+          ],
+          total: 1,
+          page: 1,
+          pageSize: 20,
+        },
+      },
+    });
+    renderApp('/admin/system');
+    const row = (await screen.findByText('File: scan.pdf')).closest('tr') as HTMLElement;
+    expect(within(row).queryByRole('link')).toBeNull();
+  });
+
   it('says when there are no jobs', async () => {
     signedInAs(admin, {
-      'GET /api/admin/jobs': { body: { jobs: [], total: 0, page: 1, pageSize: 20 } },
+      'GET /api/admin/jobs': { body: { items: [], total: 0, page: 1, pageSize: 20 } },
     });
     renderApp('/admin/system');
     expect(await screen.findByText('No background jobs yet.')).toBeInTheDocument();

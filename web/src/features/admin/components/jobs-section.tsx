@@ -1,6 +1,18 @@
-import { JOB_STATES, type JobState, type JobSummary } from '@learning-hub/core';
-import { Badge, Button, Group, Loader, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { JOB_STATES, type JobState, type JobSubject, type JobSummary } from '@learning-hub/core';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { DataList, type DataListColumn } from '../../../components/data-list';
 import { Pager } from '../../../components/pager';
 import { formatDateTime } from '../../../lib/format';
@@ -22,6 +34,30 @@ const STATE_OPTIONS = [
   { value: '', label: 'All states' },
   ...JOB_STATES.map((state) => ({ value: state, label: STATES[state].label })),
 ];
+
+/** What a job worked on, in words. */
+const SUBJECT_TYPES: Record<JobSubject['type'], string> = {
+  'library-item': 'Library item',
+  'wiki-page': 'Wiki page',
+  file: 'File',
+};
+
+/** "Library item: <title, linked> (file.pdf)". */
+function JobSubjectLine({ subject }: { subject: JobSubject }) {
+  return (
+    <Text size="sm" style={{ wordBreak: 'break-word' }}>
+      {SUBJECT_TYPES[subject.type]}:{' '}
+      {subject.path ? (
+        <Anchor component={Link} to={subject.path} size="sm">
+          {subject.title}
+        </Anchor>
+      ) : (
+        subject.title
+      )}
+      {subject.fileName && ` (${subject.fileName})`}
+    </Text>
+  );
+}
 
 function RetryButton({ job }: { job: JobSummary }) {
   const retry = useRetryJob();
@@ -50,6 +86,7 @@ const JOB_COLUMNS: DataListColumn<JobSummary>[] = [
     card: 'title',
     cell: (job) => (
       <>
+        {job.subject && <JobSubjectLine subject={job.subject} />}
         <Text size="sm" fw={500}>
           {job.name}
         </Text>
@@ -107,8 +144,8 @@ const JOB_COLUMNS: DataListColumn<JobSummary>[] = [
 
 /**
  * Admin → System → Background jobs: the queue of the job service (waiting, running, completed,
- * failed with the error of the last attempt), newest first, a page at a time; a failed job can
- * be retried.
+ * failed with the error of the last attempt), newest first, a page at a time, each with what it
+ * worked on (linked where the app opens it); a failed job can be retried.
  */
 export function JobsSection() {
   const [state, setState] = useState<JobState | null>(null);
@@ -140,11 +177,11 @@ export function JobsSection() {
         {data && (
           <>
             <Text size="sm" c="dimmed" aria-live="polite">
-              {rangeText(data.page, data.pageSize, data.jobs.length, data.total, 'jobs')}
+              {rangeText(data.page, data.pageSize, data.items.length, data.total, 'jobs')}
             </Text>
             <DataList
               labelledBy="jobs-heading"
-              rows={data.jobs}
+              rows={data.items}
               rowKey={(job) => job.id}
               columns={JOB_COLUMNS}
               minWidth={760}

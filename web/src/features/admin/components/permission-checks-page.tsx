@@ -16,12 +16,12 @@ export function PermissionChecksPage() {
   const limit = userId ? AUDIT_USER_VIEW_DEFAULT : AUDIT_ALL_VIEW_DEFAULT;
   const checks = useCheckAudit({
     userId: userId ?? undefined,
-    limit,
-    offset: (filters.page - 1) * limit,
+    page: filters.page,
+    pageSize: limit,
   });
   const data = checks.data;
   const names = new Map(
-    (data?.entries ?? []).flatMap((e) => (e.username ? [[e.userId, e.username] as const] : [])),
+    (data?.items ?? []).flatMap((e) => (e.username ? [[e.userId, e.username] as const] : [])),
   );
 
   return (
@@ -56,10 +56,10 @@ export function PermissionChecksPage() {
         {data && (
           <>
             <Text size="sm" c="dimmed" aria-live="polite">
-              {rangeText(filters.page, limit, data.entries.length, data.total, 'checks')}
+              {rangeText(filters.page, limit, data.items.length, data.total, 'checks')}
             </Text>
-            {data.entries.length > 0 && (
-              <ChecksTable entries={data.entries} labelledBy="checks-heading" userNames={names} />
+            {data.items.length > 0 && (
+              <ChecksTable entries={data.items} labelledBy="checks-heading" userNames={names} />
             )}
             <Pager
               label="Checks pages"

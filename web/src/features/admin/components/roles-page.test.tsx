@@ -8,7 +8,7 @@ import { buildCustomRole, buildRoles } from '../testing';
 const admin = buildUser({ role: 'admin' });
 const trainer = buildCustomRole();
 const withTrainer = buildRoles([trainer], { 'field-trainer': 2 });
-const trainerView = withTrainer.roles.find((r) => r.id === 'field-trainer')!;
+const trainerView = withTrainer.items.find((r) => r.id === 'field-trainer')!;
 
 async function openRoles(more: MockRoutes = {}) {
   const fetchMock = signedInAs(admin, { 'GET /api/admin/roles': { body: withTrainer }, ...more });

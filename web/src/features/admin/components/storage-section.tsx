@@ -163,10 +163,10 @@ function StorageTable({
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {data.users.map((person) => (
+            {data.items.map((person) => (
               <PersonRow key={person.userId} person={person} limits={data.limits} />
             ))}
-            {data.users.length === 0 && (
+            {data.items.length === 0 && (
               <Table.Tr>
                 <Table.Td colSpan={4}>
                   <Text c="dimmed" ta="center" py="md">
@@ -215,7 +215,7 @@ export function StorageSection() {
             </Text>
             <Group justify="space-between">
               <Text size="sm" c="dimmed" aria-live="polite">
-                {rangeText(data.page, data.pageSize, data.users.length, data.total, 'people')}
+                {rangeText(data.page, data.pageSize, data.items.length, data.total, 'people')}
               </Text>
               {usage.isFetching && <Loader size="xs" aria-label="Updating" />}
             </Group>

@@ -46,7 +46,7 @@ function storageRoute(request: MockRequest): { body: StorageUsage } {
   everyone.sort((a, b) => sign * (a[key] - b[key]));
   return {
     body: {
-      users: everyone.slice((page - 1) * pageSize, page * pageSize),
+      items: everyone.slice((page - 1) * pageSize, page * pageSize),
       total: everyone.length,
       page,
       pageSize,

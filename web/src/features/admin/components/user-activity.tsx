@@ -14,7 +14,7 @@ export function UserActivity({ user }: { user: AdminUser }) {
   const [checksPage, setChecksPage] = useState(1);
   const [auditPage, setAuditPage] = useState(1);
   const limit = AUDIT_USER_VIEW_DEFAULT;
-  const checks = useCheckAudit({ userId: user.id, limit, offset: (checksPage - 1) * limit });
+  const checks = useCheckAudit({ userId: user.id, page: checksPage, pageSize: limit });
   const audit = useAccessAudit({ userId: user.id, page: auditPage });
 
   return (
@@ -39,21 +39,21 @@ export function UserActivity({ user }: { user: AdminUser }) {
             the last 1000 checks of all users).
           </Text>
           <QueryState query={checks} label="Loading checks" />
-          {checks.data && checks.data.entries.length === 0 && (
+          {checks.data && checks.data.items.length === 0 && (
             <Text size="sm">No checks recorded for this user.</Text>
           )}
-          {checks.data && checks.data.entries.length > 0 && (
+          {checks.data && checks.data.items.length > 0 && (
             <>
               <Text size="sm" c="dimmed">
                 {rangeText(
                   checksPage,
                   limit,
-                  checks.data.entries.length,
+                  checks.data.items.length,
                   checks.data.total,
                   'checks',
                 )}
               </Text>
-              <ChecksTable entries={checks.data.entries} labelledBy="user-checks-heading" />
+              <ChecksTable entries={checks.data.items} labelledBy="user-checks-heading" />
               <Pager
                 label="Checks pages"
                 page={checksPage}
@@ -74,22 +74,22 @@ export function UserActivity({ user }: { user: AdminUser }) {
             Who changed this user&apos;s role, permissions and assignments, and when.
           </Text>
           <QueryState query={audit} label="Loading access changes" />
-          {audit.data && audit.data.entries.length === 0 && (
+          {audit.data && audit.data.items.length === 0 && (
             <Text size="sm">No changes recorded.</Text>
           )}
-          {audit.data && audit.data.entries.length > 0 && (
+          {audit.data && audit.data.items.length > 0 && (
             <>
               <Text size="sm" c="dimmed">
                 {rangeText(
                   audit.data.page,
                   audit.data.pageSize,
-                  audit.data.entries.length,
+                  audit.data.items.length,
                   audit.data.total,
                   'changes',
                 )}
               </Text>
               <AuditTable
-                entries={audit.data.entries}
+                entries={audit.data.items}
                 labelledBy="user-audit-heading"
                 showTarget={false}
               />

@@ -2,7 +2,7 @@ import { describeGrant, type AdminUser, type Grant } from '@learning-hub/core';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { MockRoutes } from '../../../test/fetch-mock';
-import { buildUser } from '../../../test/fixtures';
+import { buildUser, listOf } from '../../../test/fixtures';
 import { renderApp, signedInAs } from '../../../test/render-app';
 import { toLocalInput } from '../utils/dates';
 import {
@@ -29,7 +29,7 @@ function routes(user: AdminUser = sam, more: MockRoutes = {}): MockRoutes {
   return {
     [`GET ${base}`]: { body: user },
     [`GET ${base}/assignments`]: {
-      body: { assignments: [ownDepartment(user.id), buildAssignment({ userId: user.id })] },
+      body: { ...listOf([ownDepartment(user.id), buildAssignment({ userId: user.id })]) },
     },
     'GET /api/admin/roles': { body: buildRoles() },
     'GET /api/departments': { body: DEPARTMENTS },
@@ -287,7 +287,7 @@ describe('admin: user detail, effective permissions and activity', () => {
     const { fetchMock, user } = await openSam({
       'GET /api/admin/access/checks': {
         body: {
-          entries: [
+          items: [
             {
               id: 'c1',
               userId: 'u-sam',
@@ -301,11 +301,13 @@ describe('admin: user detail, effective permissions and activity', () => {
             },
           ],
           total: 1,
+          page: 1,
+          pageSize: 50,
         },
       },
       'GET /api/admin/access/audit': {
         body: {
-          entries: [
+          items: [
             {
               id: 'a1',
               occurredAt: '2025-03-01T09:00:00.000Z',
@@ -336,7 +338,7 @@ describe('admin: user detail, effective permissions and activity', () => {
     expect(within(audit).getByText('Role changed')).toBeInTheDocument();
     expect(within(audit).getByText('student → instructor')).toBeInTheDocument();
     expect(fetchMock.callsTo('GET /api/admin/access/checks')[0]?.search).toBe(
-      '?userId=u-sam&limit=50&offset=0',
+      '?userId=u-sam&page=1&pageSize=50',
     );
     expect(fetchMock.callsTo('GET /api/admin/access/audit')[0]?.search).toBe(
       '?userId=u-sam&page=1',

@@ -2,7 +2,7 @@ import type { AdminUser, UserAccount } from '@learning-hub/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { MockRoutes } from '../../../test/fetch-mock';
-import { buildUser } from '../../../test/fixtures';
+import { buildUser, listOf } from '../../../test/fixtures';
 import { renderApp, signedInAs } from '../../../test/render-app';
 import { buildAdminUser, buildCustomRole, buildRoles, DEPARTMENTS } from '../testing';
 import { ONE_TIME_PASSWORD_NOTICE } from './create-user-modal';
@@ -46,7 +46,7 @@ function userRoutes(user: AdminUser, account = accountOf(user), more: MockRoutes
   return signedInAs(admin, {
     [`GET ${base}`]: { body: user },
     [`GET ${base}/account`]: { body: account },
-    [`GET ${base}/assignments`]: { body: { assignments: [] } },
+    [`GET ${base}/assignments`]: { body: { ...listOf([]) } },
     'GET /api/admin/roles': { body: buildRoles([buildCustomRole()]) },
     'GET /api/departments': { body: DEPARTMENTS },
     ...more,
@@ -62,7 +62,7 @@ async function openAccount(path = '/admin/users/u-sam?tab=account') {
 describe('admin: creating a user', () => {
   function setup(more: MockRoutes = {}) {
     return signedInAs(admin, {
-      'GET /api/admin/users': { body: { users: [sam], total: 1, page: 1, pageSize: 25 } },
+      'GET /api/admin/users': { body: { items: [sam], total: 1, page: 1, pageSize: 25 } },
       'GET /api/admin/roles': { body: buildRoles([buildCustomRole()]) },
       'GET /api/departments': { body: DEPARTMENTS },
       ...more,
@@ -166,7 +166,7 @@ describe('admin: creating a user', () => {
 describe('admin: tables on a phone', () => {
   it('lets the keyboard scroll a table that is wider than the screen', async () => {
     signedInAs(admin, {
-      'GET /api/admin/users': { body: { users: [sam], total: 1, page: 1, pageSize: 25 } },
+      'GET /api/admin/users': { body: { items: [sam], total: 1, page: 1, pageSize: 25 } },
       'GET /api/admin/roles': { body: buildRoles() },
       'GET /api/departments': { body: DEPARTMENTS },
     });

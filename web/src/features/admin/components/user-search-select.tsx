@@ -34,7 +34,7 @@ export function UserSearchSelect({ value, onChange, ...props }: UserSearchSelect
   const query = current && debounced === current.label ? '' : debounced.trim();
   const list = useUserList({ search: query, page: 1, pageSize: USER_SEARCH_SIZE });
 
-  const options = (list.data?.users ?? []).map((u) => ({ value: u.id, label: userOptionLabel(u) }));
+  const options = (list.data?.items ?? []).map((u) => ({ value: u.id, label: userOptionLabel(u) }));
   if (current && !options.some((o) => o.value === current.value)) options.unshift(current);
 
   return (

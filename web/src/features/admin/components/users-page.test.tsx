@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { MockRequest } from '../../../test/fetch-mock';
-import { buildUser } from '../../../test/fixtures';
+import { buildUser, listOf } from '../../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
 import { buildAdminUser, buildCustomRole, buildRoles, DEPARTMENTS } from '../testing';
 
@@ -35,7 +35,7 @@ function setup(total = 2) {
       const users = q.search === 'sam' ? [sam] : q.role === 'instructor' ? [priya] : [sam, priya];
       return {
         body: {
-          users,
+          items: users,
           total: q.search || q.role ? users.length : total,
           page: Number(q.page),
           pageSize: Number(q.pageSize),
@@ -43,7 +43,7 @@ function setup(total = 2) {
       };
     },
     'GET /api/admin/users/u-sam': { body: sam },
-    'GET /api/admin/users/u-sam/assignments': { body: { assignments: [] } },
+    'GET /api/admin/users/u-sam/assignments': { body: { ...listOf([]) } },
     'GET /api/admin/roles': {
       body: buildRoles([buildCustomRole()], { student: 1, instructor: 1, admin: 1 }),
     },

@@ -116,13 +116,13 @@ export function UsersPage() {
           <>
             <Group justify="space-between">
               <Text size="sm" c="dimmed" aria-live="polite">
-                {rangeText(data.page, data.pageSize, data.users.length, data.total, 'users')}
+                {rangeText(data.page, data.pageSize, data.items.length, data.total, 'users')}
               </Text>
               {users.isFetching && <Loader size="xs" aria-label="Updating" />}
             </Group>
             <DataList
               labelledBy="users-heading"
-              rows={data.users}
+              rows={data.items}
               rowKey={(u) => u.id}
               minWidth={760}
               columns={[

@@ -45,6 +45,9 @@ describe('login page', () => {
     for (const name of drawn.links) {
       expect(screen.getByRole('link', { name })).toBeInTheDocument();
     }
+    // Neither offers a Login button on the sign-in page itself.
+    expect(drawn.links).not.toContain('Login');
+    expect(screen.queryByRole('link', { name: 'Login' })).not.toBeInTheDocument();
     // And nothing the app's form asks for is missing from the static one.
     const form = screen.getByRole('button', { name: 'Sign in' }).closest('form')!;
     expect(within(form).getAllByRole('textbox').length + 1).toBe(drawn.labels.length);

@@ -48,7 +48,7 @@ export function useCourseAssignmentList(courseId: string) {
     queryFn: () =>
       api
         .get(`/api/courses/${enc(courseId)}/assignments`, CourseAssignmentListSchema)
-        .then((r) => r.assignments),
+        .then((r) => r.items),
   });
 }
 
@@ -113,7 +113,7 @@ export function useSubmissions(
           `/api/assignments/${enc(assignmentId)}/submissions${query ? `?${query}` : ''}`,
           SubmissionListSchema,
         )
-        .then((r) => r.submissions),
+        .then((r) => r.items),
     enabled: options.enabled ?? true,
   });
 }

@@ -10,9 +10,9 @@ import {
   CourseListSchema,
   CourseDetailSchema,
   EnrolmentSchema,
-  LearningOverviewSchema,
   LessonProgressSchema,
   LessonSchema,
+  pageOf,
   ParticipantListSchema,
   ParticipantSchema,
   SectionSchema,
@@ -35,6 +35,7 @@ import { z } from 'zod';
 import { api } from '../../../lib/api-client';
 import { queryString } from '../../../lib/query-string';
 import { USER_QUERY_PREFIX } from '../../../lib/auth/auth-context';
+import { LEARNING_OVERVIEW_KEY } from './learning-api';
 
 const ROOT = [USER_QUERY_PREFIX, 'classroom-courses'] as const;
 
@@ -51,7 +52,7 @@ export const courseKeys = {
   participants: (courseId: string) => [...ROOT, 'course', courseId, 'participants'] as const,
   candidates: (courseId: string, search: string) =>
     [...ROOT, 'course', courseId, 'candidates', search] as const,
-  learning: [...ROOT, 'learning'] as const,
+  learning: LEARNING_OVERVIEW_KEY,
 };
 
 const enc = encodeURIComponent;
@@ -332,17 +333,15 @@ export function useParticipants(courseId: string, enabled = true) {
   return useQuery({
     queryKey: courseKeys.participants(courseId),
     queryFn: () =>
-      api.get(`${coursePath(courseId)}/participants`, ParticipantListSchema).then((r) => r.members),
+      api.get(`${coursePath(courseId)}/participants`, ParticipantListSchema).then((r) => r.items),
     enabled,
   });
 }
 
-export const CandidateListSchema = z.object({
-  users: z.array(
-    z.object({ id: z.string(), username: z.string(), firstname: z.string(), lastname: z.string() }),
-  ),
-});
-export type Candidate = z.infer<typeof CandidateListSchema>['users'][number];
+export const CandidateListSchema = pageOf(
+  z.object({ id: z.string(), username: z.string(), firstname: z.string(), lastname: z.string() }),
+);
+export type Candidate = z.infer<typeof CandidateListSchema>['items'][number];
 
 /** GET /api/courses/:courseId/candidates?search=: active users not yet in the course (max 20). */
 export function useCandidates(courseId: string, search: string, enabled = true) {
@@ -351,7 +350,7 @@ export function useCandidates(courseId: string, search: string, enabled = true) 
     queryFn: () =>
       api
         .get(`${coursePath(courseId)}/candidates${queryString({ search })}`, CandidateListSchema)
-        .then((r) => r.users),
+        .then((r) => r.items),
     placeholderData: keepPreviousData,
     enabled,
   });
@@ -376,13 +375,5 @@ export function useRemoveParticipant(courseId: string) {
   });
 }
 
-// ---------------------------------------------------------------- overview
-
-/** GET /api/me/learning: the learner's courses, what is due, recent grades, what they teach. */
-export function useLearningOverview(enabled = true) {
-  return useQuery({
-    queryKey: courseKeys.learning,
-    queryFn: () => api.get('/api/me/learning', LearningOverviewSchema),
-    enabled,
-  });
-}
+// The overview (GET /api/me/learning): learning-api.ts, which the start page loads without this
+// module.

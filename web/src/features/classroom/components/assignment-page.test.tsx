@@ -7,7 +7,7 @@ import {
   stubLayoutForEditor,
 } from '../../../test/assignment-fixtures';
 import { buildCourseDetail } from '../../../test/classroom-fixtures';
-import { buildUser } from '../../../test/fixtures';
+import { buildUser, listOf } from '../../../test/fixtures';
 import { formatDateTime } from '../../../lib/format';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
 import { mockUploads } from '../../../test/upload-mock';
@@ -28,7 +28,7 @@ describe('classroom: an assignment for a learner', () => {
     const fetchMock = signedInAs(buildUser(), {
       'GET /api/assignments/assignment-1': { body: learnerAssignment },
       'GET /api/assignments/assignment-1/submissions': {
-        body: { submissions: [buildSubmission({ grade: buildGrade() })] },
+        body: { ...listOf([buildSubmission({ grade: buildGrade() })]) },
       },
       'POST /api/assignments/assignment-1/submissions': ({ body }) =>
         (body as { submit: boolean }).submit
@@ -95,9 +95,9 @@ describe('classroom: an assignment for a learner', () => {
       },
       'GET /api/assignments/assignment-1/submissions': {
         body: {
-          submissions: [
+          ...listOf([
             buildSubmission({ id: 'draft-1', status: 'draft', textHtml: '<p>Ready</p>' }),
-          ],
+          ]),
         },
       },
       'POST /api/assignments/assignment-1/submissions': {
@@ -147,17 +147,19 @@ describe('classroom: an assignment for a learner', () => {
       }),
       'GET /api/assignments/assignment-1/submissions': () => ({
         body: {
-          submissions: handedIn
-            ? [handed]
-            : [
-                buildSubmission({
-                  id: 'draft-1',
-                  status: 'draft',
-                  textHtml: '<p>Ready</p>',
-                  files: handed.files,
-                  submittedAt: null,
-                }),
-              ],
+          ...listOf(
+            handedIn
+              ? [handed]
+              : [
+                  buildSubmission({
+                    id: 'draft-1',
+                    status: 'draft',
+                    textHtml: '<p>Ready</p>',
+                    files: handed.files,
+                    submittedAt: null,
+                  }),
+                ],
+          ),
         },
       }),
       'POST /api/assignments/assignment-1/submissions': () => {
@@ -208,7 +210,7 @@ describe('classroom: an assignment for a learner', () => {
         }),
       },
       'GET /api/assignments/assignment-1/submissions': {
-        body: { submissions: [buildSubmission()] },
+        body: { ...listOf([buildSubmission()]) },
       },
     });
     renderApp(PATH);
@@ -228,7 +230,7 @@ describe('classroom: an assignment for a learner', () => {
           mine: { status: 'none', attemptsUsed: 0, points: null, late: false },
         }),
       },
-      'GET /api/assignments/assignment-1/submissions': { body: { submissions: [] } },
+      'GET /api/assignments/assignment-1/submissions': { body: { ...listOf([]) } },
     });
     renderApp(PATH);
     await findHeading('Trace report');
@@ -270,7 +272,7 @@ describe('classroom: an assignment for a learner', () => {
           mine: { status: 'none', attemptsUsed: 0, points: null, late: false },
         }),
       },
-      'GET /api/assignments/assignment-1/submissions': { body: { submissions: [] } },
+      'GET /api/assignments/assignment-1/submissions': { body: { ...listOf([]) } },
     });
     const { container } = renderApp(PATH);
     await findHeading('Trace report');
@@ -307,7 +309,7 @@ describe('classroom: an assignment for a learner', () => {
           mine: { status: 'none', attemptsUsed: 0, points: null, late: false },
         }),
       },
-      'GET /api/assignments/assignment-1/submissions': { body: { submissions: [] } },
+      'GET /api/assignments/assignment-1/submissions': { body: { ...listOf([]) } },
       'DELETE /api/files/file-9': { status: 204 },
     });
     const { container, user } = renderApp(PATH);
@@ -340,7 +342,7 @@ describe('classroom: an assignment for a learner', () => {
           mine: { status: 'none', attemptsUsed: 0, points: null, late: false },
         }),
       },
-      'GET /api/assignments/assignment-1/submissions': { body: { submissions: [] } },
+      'GET /api/assignments/assignment-1/submissions': { body: { ...listOf([]) } },
     });
     const { container } = renderApp(PATH);
     await findHeading('Trace report');
@@ -366,7 +368,7 @@ describe('classroom: an assignment for graders', () => {
         body: buildAssignmentDetail({ toGrade: 1, canReleaseGrades: true, unreleasedGrades: 2 }),
       },
       'GET /api/assignments/assignment-1/submissions': {
-        body: { submissions: [buildSubmission({ late: true })] },
+        body: { ...listOf([buildSubmission({ late: true })]) },
       },
       'PATCH /api/assignments/assignment-1': {
         body: buildAssignmentDetail({ toGrade: 1, gradesReleased: true, unreleasedGrades: 0 }),

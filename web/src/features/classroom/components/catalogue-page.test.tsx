@@ -2,16 +2,16 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { buildCourseCard } from '../../../test/classroom-fixtures';
 import type { MockRequest } from '../../../test/fetch-mock';
-import { buildUser } from '../../../test/fixtures';
+import { buildUser, listOf } from '../../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
 
 const student = buildUser({ role: 'student' });
 const instructor = buildUser({ role: 'instructor' });
 
 const departments = {
-  departments: [
+  ...listOf([
     { id: 'network-engineering', name: 'Network Engineering', description: '', memberCount: 3 },
-  ],
+  ]),
 };
 
 function catalogue(request: MockRequest) {
@@ -39,7 +39,7 @@ function catalogue(request: MockRequest) {
               progress: { completedLessons: 1, totalLessons: 4, percent: 25 },
             }),
           ];
-  return { body: { courses, total: courses.length, page: 1, pageSize: 12 } };
+  return { body: { items: courses, total: courses.length, page: 1, pageSize: 12 } };
 }
 
 const lastQuery = (fetch: { callsTo(key: string): MockRequest[] }) =>
@@ -105,7 +105,7 @@ describe('catalogue', () => {
     const fetch = signedInAs(student, {
       'GET /api/courses': (request) =>
         new URLSearchParams(request.search).get('scope') === 'mine'
-          ? { body: { courses: [], total: 0, page: 1, pageSize: 12 } }
+          ? { body: { items: [], total: 0, page: 1, pageSize: 12 } }
           : catalogue(request),
       'GET /api/departments': { body: departments },
     });

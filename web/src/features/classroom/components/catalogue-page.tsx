@@ -140,7 +140,7 @@ export function CataloguePage() {
             </Text>
             {catalogue.isFetching && <Loader size="xs" aria-label="Updating" />}
           </Group>
-          {data.courses.length === 0 ? (
+          {data.items.length === 0 ? (
             <EmptyCatalogue
               scope={scope}
               filtered={filtered}
@@ -153,7 +153,7 @@ export function CataloguePage() {
               style={{ listStyle: 'none', padding: 0, margin: 0 }}
               aria-label="Courses"
             >
-              {data.courses.map((course) => (
+              {data.items.map((course) => (
                 <li key={course.id}>
                   <CourseCard course={course} headingOrder={2} />
                 </li>

@@ -8,7 +8,7 @@ import { AppProviders } from '../../../app/providers';
 import { createQueryClient } from '../../../app/query-client';
 import { buildAssignment } from '../../../test/assignment-fixtures';
 import { buildCourseDetail, learnerViewer, teacherViewer } from '../../../test/classroom-fixtures';
-import { buildUser } from '../../../test/fixtures';
+import { buildUser, listOf } from '../../../test/fixtures';
 import { signedInAs } from '../../../test/render-app';
 import { CourseAssignments } from './course-assignments';
 
@@ -29,7 +29,7 @@ function renderTab(ui: ReactElement) {
 }
 
 const teacherCourse = buildCourseDetail({ viewer: teacherViewer() });
-const list = (assignments = [buildAssignment({ toGrade: 3 })]) => ({ body: { assignments } });
+const list = (assignments = [buildAssignment({ toGrade: 3 })]) => ({ body: listOf(assignments) });
 
 describe('classroom: assignments tab', () => {
   it('shows a learner their status and no editing', async () => {

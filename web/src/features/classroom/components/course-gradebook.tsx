@@ -30,7 +30,7 @@ import { QueryState, ErrorAlert } from '../../../components/query-state';
 
 const PAGE_SIZE = 25;
 
-type Row = Gradebook['rows'][number];
+type Row = Gradebook['items'][number];
 type Column = Gradebook['assignments'][number];
 type Cell = NonNullable<Row['grades'][string]>;
 
@@ -119,10 +119,10 @@ function StaffGradebook({ course }: { course: CourseDetail }) {
         label="Loading the gradebook"
         errorTitle="Couldn't load the gradebook"
       />
-      {data && data.rows.length === 0 && (
+      {data && data.items.length === 0 && (
         <Text>{debounced ? 'No learner matches the search.' : 'No learners yet.'}</Text>
       )}
-      {data && data.rows.length > 0 && (
+      {data && data.items.length > 0 && (
         <Table.ScrollContainer minWidth={Math.max(480, 200 + data.assignments.length * 120)}>
           <Table aria-label="Gradebook" striped withColumnBorders>
             <Table.Thead>
@@ -149,7 +149,7 @@ function StaffGradebook({ course }: { course: CourseDetail }) {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {data.rows.map((row) => (
+              {data.items.map((row) => (
                 <Table.Tr key={row.userId}>
                   <Table.Th scope="row">
                     {row.name}
@@ -304,7 +304,7 @@ function OverrideModal({
 function OwnGrades({ course }: { course: CourseDetail }) {
   const book = useGradebook(course.id, { search: '', page: 1, pageSize: PAGE_SIZE });
   const data = book.data;
-  const row = data?.rows[0] ?? null;
+  const row = data?.items[0] ?? null;
   return (
     <Stack gap="md">
       <Title order={2}>Your grades</Title>

@@ -7,7 +7,7 @@ import {
   learnerViewer,
   teacherViewer,
 } from '../../../test/classroom-fixtures';
-import { buildUser } from '../../../test/fixtures';
+import { buildUser, listOf } from '../../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
 
 const student = buildUser({ role: 'student' });
@@ -178,7 +178,7 @@ describe('course page', () => {
   it('gives a teacher the edit link and every tab, addressable by ?tab=', async () => {
     signedInAs(instructor, {
       [COURSE]: { body: buildCourseDetail({ viewer: teacherViewer(), state: 'draft' }) },
-      'GET /api/courses/course-1/participants': { body: { members: [] } },
+      'GET /api/courses/course-1/participants': { body: { ...listOf([]) } },
     });
     const { user, router } = renderApp('/classroom/course-1?tab=participants');
     await findHeading('Fibre testing with an OTDR');

@@ -6,7 +6,7 @@ import {
   buildSubmission,
   stubLayoutForEditor,
 } from '../../../test/assignment-fixtures';
-import { buildUser } from '../../../test/fixtures';
+import { buildUser, listOf } from '../../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
 
 beforeAll(stubLayoutForEditor);
@@ -57,7 +57,7 @@ const sam = buildSubmission({ grade: buildGrade({ points: 12 }) });
 function open(search: string) {
   const fetchMock = signedInAs(buildUser({ role: 'instructor' }), {
     'GET /api/assignments/assignment-1': { body: buildAssignmentDetail({ toGrade: 1 }) },
-    'GET /api/assignments/assignment-1/submissions': { body: { submissions: [sam, ann] } },
+    'GET /api/assignments/assignment-1/submissions': { body: { ...listOf([sam, ann]) } },
     'GET /api/assignments/assignment-1/grades/user-ann/history': { body: { grades: [] } },
     'GET /api/assignments/assignment-1/grades/user-student/history': {
       body: { grades: [buildGrade({ points: 12, revision: 2 }), buildGrade({ points: 9 })] },
@@ -123,7 +123,7 @@ describe('classroom: grading', () => {
       });
     const fetchMock = signedInAs(buildUser({ role: 'instructor' }), {
       'GET /api/assignments/assignment-1': () => ({ body: detail() }),
-      'GET /api/assignments/assignment-1/submissions': { body: { submissions: [ann] } },
+      'GET /api/assignments/assignment-1/submissions': { body: { ...listOf([ann]) } },
       'GET /api/assignments/assignment-1/grades/user-ann/history': { body: { grades: [] } },
       'PUT /api/submissions/submission-a/grade': {
         body: buildGrade({ userId: 'user-ann', submissionId: 'submission-a', released: false }),
@@ -155,7 +155,7 @@ describe('classroom: grading', () => {
       'GET /api/assignments/assignment-1': {
         body: buildAssignmentDetail({ toGrade: 0, canReleaseGrades: false, unreleasedGrades: 2 }),
       },
-      'GET /api/assignments/assignment-1/submissions': { body: { submissions: [ann] } },
+      'GET /api/assignments/assignment-1/submissions': { body: { ...listOf([ann]) } },
       'GET /api/assignments/assignment-1/grades/user-ann/history': { body: { grades: [] } },
     });
     renderApp(`${BASE}?submission=submission-a`);

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
 import { buildCourseDetail, teacherViewer } from '../../../test/classroom-fixtures';
-import { buildUser } from '../../../test/fixtures';
+import { buildUser, listOf } from '../../../test/fixtures';
 import { renderApp, signedInAs } from '../../../test/render-app';
 import { endOfDayIso } from './participants-tab';
 
@@ -32,9 +32,9 @@ const members = [
 function routes(viewer = teacherViewer()) {
   return {
     'GET /api/courses/course-1': { body: buildCourseDetail({ viewer }) },
-    'GET /api/courses/course-1/participants': { body: { members } },
+    'GET /api/courses/course-1/participants': { body: listOf(members) },
     'GET /api/courses/course-1/candidates': {
-      body: { users: [{ id: 'u-pat', username: 'pat', firstname: 'Pat', lastname: 'Newman' }] },
+      body: { ...listOf([{ id: 'u-pat', username: 'pat', firstname: 'Pat', lastname: 'Newman' }]) },
     },
     'PUT /api/courses/course-1/participants/u-pat': {
       body: { ...members[0], id: 'u-pat', username: 'pat', firstname: 'Pat', lastname: 'Newman' },

@@ -3,15 +3,15 @@ import { describe, expect, it } from 'vitest';
 import type { MockRoutes } from '../../../test/fetch-mock';
 import { buildAssignment } from '../../../test/assignment-fixtures';
 import { buildCourseDetail, teacherViewer } from '../../../test/classroom-fixtures';
-import { buildUser } from '../../../test/fixtures';
+import { buildUser, listOf } from '../../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
 
 const instructor = buildUser({ role: 'instructor' });
 const draft = buildCourseDetail({ state: 'draft', viewer: teacherViewer(), publishedAt: null });
 const DEPARTMENTS = {
-  departments: [
+  ...listOf([
     { id: 'network-engineering', name: 'Network Engineering', description: '', memberCount: 3 },
-  ],
+  ]),
 };
 
 type Order = { sections: { id: string; lessonIds: string[] }[] };
@@ -214,7 +214,7 @@ describe('course creator', () => {
   it("lists and creates assignments in the Assignments step, with the course page's editor", async () => {
     const { fetchMock, user } = open('/course-creator?course=course-1', {
       'GET /api/courses/course-1/assignments': {
-        body: { assignments: [buildAssignment({ toGrade: 0 })] },
+        body: { ...listOf([buildAssignment({ toGrade: 0 })]) },
       },
       'POST /api/courses/course-1/assignments': {
         status: 201,

@@ -3,6 +3,7 @@ import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
 import { mockFetch } from '../../../test/fetch-mock';
+import { listOf } from '../../../test/fixtures';
 import {
   useCreateDepartment,
   useDepartmentChoices,
@@ -23,7 +24,7 @@ const dept = (id: string, name: string) => ({
 function setUp() {
   let departments = [dept('north', 'North')];
   const fetch = mockFetch({
-    'GET /api/departments': () => ({ body: { departments } }),
+    'GET /api/departments': () => ({ body: listOf(departments) }),
     'POST /api/departments': (request) => {
       const created = dept('south', (request.body as { name: string }).name);
       departments = [...departments, created];

@@ -74,7 +74,7 @@ export function departmentsQuery(archived = false) {
 export function useDepartments(archived: boolean) {
   return useQuery({
     ...departmentsQuery(archived),
-    select: (list) => list.departments,
+    select: (list) => list.items,
     placeholderData: keepPreviousData,
   });
 }
@@ -86,7 +86,7 @@ export function useDepartments(archived: boolean) {
 export function useDepartmentChoices(enabled = true) {
   return useQuery({
     ...departmentsQuery(),
-    select: (list) => list.departments,
+    select: (list) => list.items,
     staleTime: 60_000,
     enabled,
   });
@@ -125,7 +125,7 @@ export function useCandidates(id: string, search: string) {
         DepartmentCandidateListSchema,
         { signal },
       ),
-    select: (list) => list.people,
+    select: (list) => list.items,
     enabled: search !== '',
     placeholderData: keepPreviousData,
   });

@@ -223,7 +223,7 @@ function Managers({ department }: { department: DepartmentDetail }) {
     page: 1,
     pageSize: 100,
   });
-  const ends = new Map((managers.data?.members ?? []).map((m) => [m.id, m.expiresAt]));
+  const ends = new Map((managers.data?.items ?? []).map((m) => [m.id, m.expiresAt]));
   if (department.managers.length === 0) {
     return <Text c="dimmed">This department has no managers.</Text>;
   }

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stubLayoutForEditor } from '../../../test/assignment-fixtures';
-import { buildUser } from '../../../test/fixtures';
+import { buildUser, listOf } from '../../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
 import { buildDepartmentDetail, departmentRoutes } from '../testing';
 
@@ -35,7 +35,7 @@ const oldDepot = {
 describe('departments list', () => {
   it('shows the departments with an excerpt, members and managers; no admin tools for a student', async () => {
     const fetch = signedInAs(student, {
-      'GET /api/departments': { body: { departments: [networkEngineering] } },
+      'GET /api/departments': { body: { ...listOf([networkEngineering]) } },
     });
     renderApp('/departments');
     await findHeading('Departments');
@@ -56,11 +56,11 @@ describe('departments list', () => {
   it('lets an admin show the archived departments, kept in the URL', async () => {
     const fetch = signedInAs(admin, {
       'GET /api/departments': (request) => ({
-        body: {
-          departments: request.search.includes('archived=true')
+        body: listOf(
+          request.search.includes('archived=true')
             ? [networkEngineering, oldDepot]
             : [networkEngineering],
-        },
+        ),
       }),
     });
     const { user, router } = renderApp('/departments');
@@ -88,7 +88,7 @@ describe('departments list', () => {
       can: { manage: true, administer: true },
     });
     const fetch = signedInAs(admin, {
-      'GET /api/departments': { body: { departments: [networkEngineering] } },
+      'GET /api/departments': { body: { ...listOf([networkEngineering]) } },
       'POST /api/departments': () =>
         taken
           ? { status: 409, body: { code: 'CONFLICT', message: 'A department is called that.' } }

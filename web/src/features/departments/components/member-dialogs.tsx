@@ -39,7 +39,7 @@ import { dayOf, endOfDayIso } from './department-format';
 import { displayName } from '../../../lib/format';
 import { ErrorAlert } from '../../../components/query-state';
 
-type Candidate = z.infer<typeof DepartmentCandidateListSchema>['people'][number];
+type Candidate = z.infer<typeof DepartmentCandidateListSchema>['items'][number];
 
 /** How long the picker waits after the last key before it searches. */
 const SEARCH_DEBOUNCE_MS = 300;

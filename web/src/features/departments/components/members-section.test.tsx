@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { buildUser } from '../../../test/fixtures';
+import { buildUser, listOf } from '../../../test/fixtures';
 import { renderApp, signedInAs } from '../../../test/render-app';
 import { buildDepartmentDetail, departmentRoutes, LEE, memberList, MIA, SAM } from '../testing';
 import { endOfDayIso } from './department-format';
@@ -71,7 +71,7 @@ describe('department members', () => {
       ...departmentRoutes(manager),
       'GET /api/departments/network-engineering/candidates': {
         body: {
-          people: [
+          ...listOf([
             {
               id: 'u-pat',
               username: 'pat',
@@ -86,7 +86,7 @@ describe('department members', () => {
               departmentName: null,
               member: true,
             },
-          ],
+          ]),
         },
       },
       'POST /api/departments/network-engineering/members': {

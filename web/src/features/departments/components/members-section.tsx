@@ -92,14 +92,14 @@ export function MembersSection({
             </Text>
             {members.isFetching && <Loader size="xs" aria-label="Updating" />}
           </Group>
-          {data.members.length === 0 ? (
+          {data.items.length === 0 ? (
             <Text c="dimmed" ta="center" py="md">
               {search ? 'Nobody matches this search.' : 'This department has no members yet.'}
             </Text>
           ) : (
             <DataList
               label="Members"
-              rows={data.members}
+              rows={data.items}
               rowKey={(member) => member.id}
               columns={MEMBER_COLUMNS}
               actions={

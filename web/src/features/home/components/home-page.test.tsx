@@ -2,16 +2,23 @@ import type { LearningOverview, SignInFailure } from '@learning-hub/core';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { buildCourseCard, buildOverview } from '../../../test/classroom-fixtures';
-import { buildUser } from '../../../test/fixtures';
+import { buildUser, listOf } from '../../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
+import { buildList, buildPage } from '../../wiki/testing';
 
 const LEARNER_HEADINGS = ['Due soon', 'Recent grades', 'Your courses'];
 const TEACHER_HEADINGS = ['To grade', 'Recent hand-ins', 'Courses you teach', 'Upcoming due dates'];
 const ADMIN_HEADINGS = ['Administration', 'Latest sign-in failures'];
 
-/** The page's section headings (level 2), in order. */
+/**
+ * The page's section headings (level 2), in order; the wiki's, last and loaded on its own, has
+ * tests of its own.
+ */
 const sectionHeadings = () =>
-  screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent ?? '');
+  screen
+    .getAllByRole('heading', { level: 2 })
+    .map((h) => h.textContent ?? '')
+    .filter((h) => h !== 'Wiki');
 
 /** Neither the old tiles of pages not built yet nor raw paths are shown, anywhere. */
 function expectNoTilesOrPaths() {
@@ -318,7 +325,7 @@ describe('home page', () => {
       'GET /api/me/learning': { body: buildOverview() },
       'GET /api/admin/sign-in-failures': {
         body: {
-          failures: [
+          ...listOf([
             failure({}),
             failure({
               id: 'f-2',
@@ -327,7 +334,7 @@ describe('home page', () => {
               reason: 'Moodle authentication error: Invalid login',
             }),
             failure({ id: 'f-3', username: null, method: 'sso', reason: 'Sign-in was cancelled' }),
-          ],
+          ]),
         },
       },
     });
@@ -354,7 +361,7 @@ describe('home page', () => {
     expect(items[1]).toHaveTextContent('Moodle');
     expect(items[2]).toHaveTextContent('No username given');
     expect(items[2]).toHaveTextContent('Single sign-on');
-    expect(fetch.callsTo('GET /api/admin/sign-in-failures')[0]?.search).toBe('?limit=5');
+    expect(fetch.callsTo('GET /api/admin/sign-in-failures')[0]?.search).toBe('?pageSize=5');
 
     // An admin who takes no course is not told so on their start page.
     expect(sectionHeadings()).toEqual(ADMIN_HEADINGS);
@@ -364,7 +371,7 @@ describe('home page', () => {
   it("says so when there were no failed sign-ins, and shows the server's refusal", async () => {
     const fetch = signedInAs(buildUser({ role: 'admin' }), {
       'GET /api/me/learning': { body: buildOverview() },
-      'GET /api/admin/sign-in-failures': { body: { failures: [] } },
+      'GET /api/admin/sign-in-failures': { body: { ...listOf([]) } },
     });
     const view = renderApp('/');
     expect(await screen.findByText('No failed sign-ins.')).toBeInTheDocument();
@@ -381,5 +388,64 @@ describe('home page', () => {
     expect(await within(failures).findByRole('alert')).toHaveTextContent(
       'Missing required permission: system.admin',
     );
+  });
+
+  it('shows the wiki last: the pages the reader follows and those changed lately, linked', async () => {
+    const followed = buildPage({
+      id: 'page-7',
+      title: 'Manhole entry checklist',
+      spaceName: 'Company',
+    });
+    const recent = [
+      buildPage({ id: 'page-3', title: 'Splice closure procedure', spaceName: 'Field Operations' }),
+      followed,
+    ];
+    const fetch = signedInAs(buildUser({ role: 'student' }), {
+      'GET /api/me/learning': { body: buildOverview() },
+      'GET /api/wiki/pages': (request) => ({
+        body: buildList(
+          new URLSearchParams(request.search).get('following') === 'true' ? [followed] : recent,
+        ),
+      }),
+    });
+    renderApp('/');
+    const wiki = await screen.findByRole('region', { name: 'Wiki' });
+    const following = await within(wiki).findByRole('region', { name: 'Pages you follow' });
+    expect(
+      await within(following).findByRole('link', { name: 'Manhole entry checklist' }),
+    ).toHaveAttribute('href', '/wiki/pages/page-7');
+    const changed = within(wiki).getByRole('region', { name: 'Recently changed' });
+    const links = await within(changed).findAllByRole('link');
+    expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['Splice closure procedure', '/wiki/pages/page-3'],
+      ['Manhole entry checklist', '/wiki/pages/page-7'],
+    ]);
+    expect(changed).toHaveTextContent('Field Operations · changed');
+    expect(within(wiki).getByRole('link', { name: 'Open the wiki' })).toHaveAttribute(
+      'href',
+      '/wiki',
+    );
+    // After the sections above it; a few pages each, newest change first.
+    const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
+    expect(headings.at(-1)).toBe('Wiki');
+    const asked = fetch.callsTo('GET /api/wiki/pages').map((c) => new URLSearchParams(c.search));
+    expect(asked.map((q) => [q.get('following'), q.get('sort'), q.get('pageSize')])).toEqual(
+      expect.arrayContaining([
+        ['true', 'updated', '5'],
+        [null, 'updated', '5'],
+      ]),
+    );
+  });
+
+  it('says so when the reader follows no page', async () => {
+    signedInAs(buildUser({ role: 'student' }), {
+      'GET /api/me/learning': { body: buildOverview() },
+      'GET /api/wiki/pages': { body: buildList([]) },
+    });
+    renderApp('/');
+    expect(
+      await screen.findByText('You follow no pages yet: Follow on a page lists it here.'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('No wiki page you can open yet.')).toBeInTheDocument();
   });
 });

@@ -1,10 +1,10 @@
 import { findRoute, type LearningOverview } from '@learning-hub/core';
 import { Alert, Loader, Stack, Text, Title } from '@mantine/core';
-import { useDeferredValue } from 'react';
+import { lazy, Suspense, useDeferredValue } from 'react';
 import { useAuth } from '../../../lib/auth/auth-context';
 import { useCan } from '../../../lib/auth/use-can';
 import { errorMessage } from '../../classroom/course-format';
-import { useLearningOverview } from '../../classroom/api/courses-api';
+import { useLearningOverview } from '../../classroom/api/learning-api';
 import { useSignInFailures } from '../api/home-api';
 import { AdminSections } from './admin-sections';
 import { LearnerSections } from './learner-sections';
@@ -12,6 +12,9 @@ import { TeachingSections } from './teaching-sections';
 
 const CLASSROOM_ROUTE = findRoute('/classroom');
 const ADMIN_ROUTE = findRoute('/admin');
+const WIKI_ROUTE = findRoute('/wiki');
+// Its own chunk, asked for once the sections above it have settled (docs/front-end.md).
+const WikiSection = lazy(() => import('./wiki-section').then((m) => ({ default: m.WikiSection })));
 
 /**
  * Whether the learner's sections are shown: to anyone who takes a course or has something of
@@ -31,13 +34,15 @@ function showsLearning(overview: LearningOverview, teaches: boolean, administers
  * / : where each person's work starts. A greeting, then the sections of what the server says the
  * user has: the courses they take (continue, due soon, grades, courses), the courses they teach
  * (to grade, hand-ins, courses, due dates) and, for admins, the admin area's shortcuts and the
- * latest failed sign-ins. The menu is for going anywhere else.
+ * latest failed sign-ins; then the wiki (the pages they follow, the pages changed lately). The menu
+ * is for going anywhere else.
  */
 export function HomePage() {
   const { user } = useAuth();
   const can = useCan();
   const learns = CLASSROOM_ROUTE ? can.route(CLASSROOM_ROUTE).allowed : false;
   const administers = ADMIN_ROUTE ? can.route(ADMIN_ROUTE).allowed : false;
+  const readsWiki = WIKI_ROUTE ? can.route(WIKI_ROUTE).allowed : false;
   const overview = useLearningOverview(learns);
   // Asked at once, beside the overview, though shown below it.
   const failures = useSignInFailures(administers);
@@ -69,8 +74,13 @@ export function HomePage() {
       {settled && administers && (
         <AdminSections failures={failuresData} status={failuresStatus} error={failures.error} />
       )}
-      {settled && !learns && !administers && (
+      {settled && !learns && !administers && !readsWiki && (
         <Text c="dimmed">Nothing here needs you yet. The menu lists the pages you can open.</Text>
+      )}
+      {settled && readsWiki && (
+        <Suspense fallback={null}>
+          <WikiSection />
+        </Suspense>
       )}
     </Stack>
   );

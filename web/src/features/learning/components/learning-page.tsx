@@ -10,7 +10,7 @@ import {
   COURSE_STATE_LABELS,
   formatDate,
 } from '../../classroom/course-format';
-import { useLearningOverview } from '../../classroom/api/courses-api';
+import { useLearningOverview } from '../../classroom/api/learning-api';
 import { QueryState } from '../../../components/query-state';
 import { href } from '../../../lib/links';
 

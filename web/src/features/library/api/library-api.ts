@@ -95,7 +95,7 @@ export function useLibraryCategories(enabled = true) {
   return useQuery({
     queryKey: libraryKeys.categories,
     queryFn: () =>
-      api.get('/api/library/categories', LibraryCategoryListSchema).then((r) => r.categories),
+      api.get('/api/library/categories', LibraryCategoryListSchema).then((r) => r.items),
     staleTime: 30_000,
     enabled,
   });

@@ -103,7 +103,7 @@ export function ItemFields({
   const set = (changes: Partial<ItemFieldValues>) => onChange({ ...values, ...changes });
 
   const departmentOptions = (departments.data ?? []).map((d) => ({ value: d.id, label: d.name }));
-  const courseOptions = (courses.data?.courses ?? []).map((c) => ({
+  const courseOptions = (courses.data?.items ?? []).map((c) => ({
     value: c.id,
     label: `${c.code} · ${c.title}`,
   }));

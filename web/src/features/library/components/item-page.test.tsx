@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { buildUser } from '../../../test/fixtures';
+import { buildUser, listOf } from '../../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
 import { buildLibraryFile, buildLibraryItem, buildVersion, CATEGORIES } from '../testing';
 import { pdfViewerLoader } from './file-preview';
@@ -41,7 +41,7 @@ function stubObjectUrls(createObjectURL: (blob: Blob) => string) {
 }
 
 const versions = {
-  versions: [
+  ...listOf([
     buildVersion({
       id: 'v2',
       version: 2,
@@ -50,7 +50,7 @@ const versions = {
       createdBy: { id: 'user-admin', name: 'Ada Admin' },
     }),
     buildVersion({ id: 'v1', version: 1, current: false }),
-  ],
+  ]),
 };
 
 describe('library item page', () => {

@@ -392,7 +392,7 @@ function Versions({
       {versions.data && (
         <DataList
           label="Versions"
-          rows={versions.data.versions}
+          rows={versions.data.items}
           rowKey={(v) => v.id}
           columns={VERSION_COLUMNS}
           minWidth={560}

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { MockRequest } from '../../../test/fetch-mock';
-import { buildUser } from '../../../test/fixtures';
+import { buildUser, listOf } from '../../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
 import { buildLibraryFile, buildLibraryItem, buildLibraryList, CATEGORIES } from '../testing';
 
@@ -76,17 +76,17 @@ describe('library list', () => {
       'GET /api/library/categories': { body: CATEGORIES },
       'GET /api/departments': {
         body: {
-          departments: [
+          ...listOf([
             {
               id: 'network-engineering',
               name: 'Network Engineering',
               description: '',
               memberCount: 3,
             },
-          ],
+          ]),
         },
       },
-      'GET /api/courses': { body: { courses: [], total: 0, page: 1, pageSize: 100 } },
+      'GET /api/courses': { body: { items: [], total: 0, page: 1, pageSize: 100 } },
     });
     const { user, router } = renderApp('/library');
     await screen.findByRole('table', { name: 'Library items' });

@@ -276,7 +276,7 @@ export function LibraryPage() {
               placeholder="Any course"
               clearable
               searchable
-              data={(courses.data?.courses ?? []).map((c) => ({
+              data={(courses.data?.items ?? []).map((c) => ({
                 value: c.id,
                 label: `${c.code} · ${c.title}`,
               }))}

@@ -2,7 +2,7 @@ import { AppError } from '@learning-hub/core';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { MockRequest } from '../../../test/fetch-mock';
-import { buildUser } from '../../../test/fixtures';
+import { buildUser, listOf } from '../../../test/fixtures';
 import { renderApp, signedInAs } from '../../../test/render-app';
 import { libraryUploader, type UploadProgressOptions } from '../api/uploader';
 import { buildLibraryItem, buildLibraryList, CATEGORIES } from '../testing';
@@ -15,14 +15,14 @@ function routes(created: MockRequest[] = []) {
     'GET /api/library/categories': { body: CATEGORIES },
     'GET /api/departments': {
       body: {
-        departments: [
+        ...listOf([
           {
             id: 'network-engineering',
             name: 'Network Engineering',
             description: '',
             memberCount: 3,
           },
-        ],
+        ]),
       },
     },
     'POST /api/library/items': (request: MockRequest) => {

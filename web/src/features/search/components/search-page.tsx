@@ -36,6 +36,7 @@ const KINDS = [
   { value: 'course', label: 'Courses' },
   { value: 'lesson', label: 'Lessons' },
   { value: 'library-item', label: 'Library' },
+  { value: 'wiki-page', label: 'Wiki' },
 ];
 
 export function SearchPage() {
@@ -50,7 +51,7 @@ export function SearchPage() {
     pageSize: PAGE_SIZE,
   });
   const searchable = hasSearchTerms(q);
-  const results = searchable ? (data?.results ?? []) : [];
+  const results = searchable ? (data?.items ?? []) : [];
 
   return (
     <Stack gap="md" maw={800}>
@@ -75,7 +76,7 @@ export function SearchPage() {
         </Alert>
       )}
       {!searchable ? (
-        <Text c="dimmed">Type a word to search courses, lessons and the library.</Text>
+        <Text c="dimmed">Type a word to search courses, lessons, the library and the wiki.</Text>
       ) : data && !isError ? (
         <Text c="dimmed" aria-live="polite">
           {data.total === 0
@@ -143,7 +144,7 @@ function SearchForm({
       }}
     >
       <TextInput
-        label="Search courses, lessons and the library"
+        label="Search courses, lessons, the library and the wiki"
         value={text}
         maxLength={SEARCH_QUERY_MAX}
         onChange={(event) => setText(event.currentTarget.value)}

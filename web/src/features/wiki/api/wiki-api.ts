@@ -71,7 +71,7 @@ export function useWikiSpaces() {
   return useQuery({
     queryKey: wikiKeys.spaces,
     queryFn: ({ signal }) =>
-      api.get('/api/wiki/spaces', WikiSpaceListSchema, { signal }).then((r) => r.spaces),
+      api.get('/api/wiki/spaces', WikiSpaceListSchema, { signal }).then((r) => r.items),
     staleTime: 30_000,
   });
 }
@@ -104,7 +104,7 @@ export function searchWikiPages(text: string, signal?: AbortSignal) {
     .get(`/api/wiki/pages${queryString({ search: text, pageSize: 10 })}`, WikiPageListSchema, {
       signal,
     })
-    .then((r) => r.pages);
+    .then((r) => r.items);
 }
 
 /** GET /api/wiki/pages/{pageId}. */

@@ -2,7 +2,7 @@ import { findWikiTemplate } from '@learning-hub/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stubLayoutForEditor } from '../../../test/assignment-fixtures';
-import { buildUser } from '../../../test/fixtures';
+import { buildUser, listOf } from '../../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
 import { buildList, buildPage, buildSpace, buildTree, NETWORK_SPACE } from '../testing';
 
@@ -11,7 +11,7 @@ beforeAll(stubLayoutForEditor);
 const instructor = buildUser({ role: 'instructor' });
 const CREATE = { create: true, manage: false };
 const SPACES = {
-  spaces: [
+  ...listOf([
     buildSpace(),
     { ...NETWORK_SPACE, can: CREATE },
     buildSpace({
@@ -21,7 +21,7 @@ const SPACES = {
       courseId: 'course-1',
       can: CREATE,
     }),
-  ],
+  ]),
 };
 const created = buildPage({
   id: 'page-new',
@@ -73,6 +73,23 @@ describe('wiki page creator', () => {
     await user.click(await screen.findByRole('option', { name: '– Patch panels' }));
     await user.click(screen.getByRole('button', { name: 'Publish' }));
 
+    // The template's placeholders are still there: named, and asked about before publishing.
+    const ask = await screen.findByRole('dialog', { name: 'Placeholders left in the text' });
+    expect(ask).toHaveTextContent('These 16 placeholders from the template are still in the text');
+    const left = within(ask).getByRole('list', { name: 'Placeholders left' });
+    expect(within(left).getAllByRole('listitem')).toHaveLength(8);
+    expect(left).toHaveTextContent('[Fusion splicer, calibrated this year]');
+    expect(ask).toHaveTextContent('and 8 more.');
+    await user.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(fetch.callsTo('POST /api/wiki/pages')).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Publish' }));
+    await user.click(
+      within(
+        await screen.findByRole('dialog', { name: 'Placeholders left in the text' }),
+      ).getByRole('button', { name: 'Publish anyway' }),
+    );
     await findHeading('Splice trays');
     expect(router.state.location.pathname).toBe('/wiki/pages/page-new');
     expect(fetch.callsTo('POST /api/wiki/pages')[0]?.body).toEqual({
@@ -140,7 +157,7 @@ describe('wiki page creator', () => {
   });
 
   it('says so when there is no space to write in', async () => {
-    signedInAs(instructor, { 'GET /api/wiki/spaces': { body: { spaces: [buildSpace()] } } });
+    signedInAs(instructor, { 'GET /api/wiki/spaces': { body: { ...listOf([buildSpace()]) } } });
     renderApp('/wiki/create');
     expect(
       await screen.findByText('There is no wiki space where you may create pages.'),

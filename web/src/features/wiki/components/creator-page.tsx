@@ -3,7 +3,8 @@
  * the role instructor or admin). A new page starts from a template (core's WIKI_TEMPLATES:
  * procedure, troubleshooting guide, checklist, blank) or from a copy of an existing page; then
  * its title, its space (those where the writer may create), its parent, and its text, saved as a
- * draft or published. `?space=&title=&parent=` fill the form in (a link to a page not written
+ * draft or published (asking first when the template's placeholders are still in the text:
+ * placeholder-check.tsx). `?space=&title=&parent=` fill the form in (a link to a page not written
  * yet leads here). A title the space already has is refused by the server (409) on the title.
  */
 import {
@@ -47,6 +48,7 @@ import {
 } from '../api/wiki-api';
 import { useLeaveGuard } from '../../../components/leave-guard';
 import { useWikiPageLinks } from './page-links';
+import { usePlaceholderCheck } from './placeholder-check';
 import { buildTreeNodes, parentOptions } from './space-tree';
 import { titleError } from './wiki-format';
 import { QueryState } from '../../../components/query-state';
@@ -112,6 +114,7 @@ function CreatorForm({
   const nodes = useMemo(() => buildTreeNodes(tree.data?.pages ?? []), [tree.data]);
   const pageLinks = useWikiPageLinks(space);
   const guard = useLeaveGuard(edited || title !== prefill.title);
+  const placeholders = usePlaceholderCheck();
 
   const failure = create.isError ? create.error : null;
   const duplicate = failure && errorCode(failure) === 'CONFLICT' ? failure.message : null;
@@ -131,6 +134,11 @@ function CreatorForm({
   function submit(wanted: WikiPageStatus) {
     setShowErrors(true);
     if (titleError(title)) return;
+    if (wanted === 'published') placeholders.check(html, () => send(wanted), 'Publish anyway');
+    else send(wanted);
+  }
+
+  function send(wanted: WikiPageStatus) {
     setStatus(wanted);
     create.mutate(
       {
@@ -288,6 +296,7 @@ function CreatorForm({
       >
         {`What you wrote so far is replaced by “${pending?.what ?? ''}”.`}
       </ConfirmModal>
+      {placeholders.dialog}
       {guard.dialog}
     </form>
   );
@@ -301,7 +310,7 @@ function CopySource({ onPick }: { onPick(page: { title: string; html: string }):
   const found = useWikiList({ search: query, pageSize: 10 }, query !== '');
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const options = (query ? (found.data?.pages ?? []) : []).map((p) => ({
+  const options = (query ? (found.data?.items ?? []) : []).map((p) => ({
     value: p.id,
     label: `${p.title} · ${p.spaceName}`,
   }));

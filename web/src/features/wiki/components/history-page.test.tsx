@@ -8,7 +8,7 @@ const student = buildUser({ role: 'student' });
 const instructor = buildUser({ role: 'instructor' });
 
 const REVISIONS = {
-  revisions: [
+  items: [
     buildRevision(),
     buildRevision({
       id: 'rev-2',
@@ -88,7 +88,7 @@ describe('wiki history and diffs', () => {
     const fetch = signedInAs(instructor, {
       'GET /api/wiki/pages/page-1': { body: current },
       'GET /api/wiki/pages/page-1/revisions/1': {
-        body: { ...REVISIONS.revisions[2], html: '<p>The first text.</p>' },
+        body: { ...REVISIONS.items[2], html: '<p>The first text.</p>' },
       },
       'POST /api/wiki/pages/page-1/revisions/1/restore': {
         body: buildPage({ revision: 4, html: '<p>The first text.</p>' }),
@@ -114,7 +114,7 @@ describe('wiki history and diffs', () => {
     signedInAs(student, {
       'GET /api/wiki/pages/page-1': { body: buildPage() },
       'GET /api/wiki/pages/page-1/revisions/1': {
-        body: { ...REVISIONS.revisions[2], html: '<p>The first text.</p>' },
+        body: { ...REVISIONS.items[2], html: '<p>The first text.</p>' },
       },
     });
     renderApp('/wiki/pages/page-1/revisions/1');

@@ -45,7 +45,7 @@ export function WikiHistoryPage() {
     );
   }
 
-  const list = revisions.data?.revisions ?? [];
+  const list = revisions.data?.items ?? [];
   // Until the reader chooses, the newest revision against the one before it.
   const from = chosen.from ?? list[1]?.number ?? null;
   const to = chosen.to ?? list[0]?.number ?? null;

@@ -70,6 +70,28 @@ describe('wiki editor', () => {
     expect(body).not.toHaveProperty('status');
   });
 
+  it("asks before publishing a draft with the template's placeholders still in it", async () => {
+    const draft = buildPage({
+      can: CAN_EDIT,
+      status: 'draft',
+      html: '<h2>Tools</h2><ul><li><p>Fusion splicer</p></li><li><p>[Precision cleaver]</p></li></ul>',
+    });
+    const fetch = signedInAs(instructor, routes([{ body: saved() }], draft));
+    const { user, router } = renderApp('/wiki/pages/page-1/edit');
+    await screen.findByRole('textbox', { name: 'Page text' });
+    // A draft is saved without asking; publishing asks.
+    await user.click(screen.getByRole('button', { name: 'Publish' }));
+    const ask = await screen.findByRole('dialog', { name: 'Placeholders left in the text' });
+    expect(ask).toHaveTextContent('This placeholder from the template is still in the text');
+    expect(within(ask).getByRole('listitem')).toHaveTextContent('[Precision cleaver]');
+    expect(fetch.callsTo('PUT /api/wiki/pages/page-1')).toHaveLength(0);
+    await user.click(within(ask).getByRole('button', { name: 'Publish anyway' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/wiki/pages/page-1'));
+    expect(fetch.callsTo('PUT /api/wiki/pages/page-1')[0]?.body).toMatchObject({
+      status: 'published',
+    });
+  });
+
   it('refuses a title with a slash, and shows the server’s refusal of a title the space has', async () => {
     const fetch = signedInAs(
       instructor,

@@ -2,7 +2,9 @@
  * /wiki/pages/:pageId/edit: the page's title, body and a summary of the change. A save names the
  * revision the editor started from (`baseRevision`); when someone else saved first the server
  * refuses it (409 WIKI_EDIT_CONFLICT) and the conflict view takes over (conflict-view.tsx). A
- * draft is saved as a draft or published. Leaving with unsaved changes asks first.
+ * draft is saved as a draft or published. Publishing, or saving a published page, with the
+ * template's placeholders still in the text asks first (placeholder-check.tsx); so does leaving
+ * with unsaved changes.
  */
 import type { WikiConflict, WikiPage, WikiPageStatus } from '@learning-hub/core';
 import { Alert, Button, Group, Stack, TextInput, Title } from '@mantine/core';
@@ -22,6 +24,7 @@ import { useLeaveGuard } from '../../../components/leave-guard';
 import { conflictOf } from './merge';
 import { useWikiPageLinks } from './page-links';
 import { PageBreadcrumbs } from './page-view';
+import { usePlaceholderCheck } from './placeholder-check';
 import { StatusBadge, titleError } from './wiki-format';
 import { QueryState } from '../../../components/query-state';
 import { href } from '../../../lib/links';
@@ -72,6 +75,7 @@ function PageEditor({ page }: { page: WikiPage }) {
   const [conflict, setConflict] = useState<WikiConflict | null>(null);
   const [round, setRound] = useState(0);
   const guard = useLeaveGuard(edited);
+  const placeholders = usePlaceholderCheck();
   const draft = page.status === 'draft';
 
   const failure = save.isError && !conflictOf(save.error) ? save.error : null;
@@ -111,7 +115,15 @@ function PageEditor({ page }: { page: WikiPage }) {
   function submit(wanted: WikiPageStatus | undefined) {
     setShowErrors(true);
     if (titleError(title)) return;
-    send({ baseRevision: base, title: title.trim(), html, summary: summary.trim() }, wanted);
+    const body = { baseRevision: base, title: title.trim(), html, summary: summary.trim() };
+    // Readers see what is published: the template's placeholders left in it are asked about.
+    if (wanted === 'published' || !draft) {
+      placeholders.check(
+        html,
+        () => send(body, wanted),
+        wanted === 'published' ? 'Publish anyway' : 'Save anyway',
+      );
+    } else send(body, wanted);
   }
 
   const takeMerged = (merged: MergedVersion, into: 'save' | 'edit') => {
@@ -225,6 +237,7 @@ function PageEditor({ page }: { page: WikiPage }) {
           </Stack>
         </form>
       )}
+      {placeholders.dialog}
       {guard.dialog}
     </Stack>
   );

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { buildUser } from '../../../test/fixtures';
+import { buildUser, listOf } from '../../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
 import { buildPage, buildSpace, buildTree } from '../testing';
 
@@ -108,12 +108,12 @@ describe('wiki page', () => {
       'GET /api/wiki/pages/page-1': { body: buildPage({ can: ALL }) },
       'GET /api/wiki/tree': { body: TREE },
       'GET /api/wiki/spaces': {
-        body: { spaces: [{ ...COMPANY, can: { create: true, manage: true } }] },
+        body: { ...listOf([{ ...COMPANY, can: { create: true, manage: true } }]) },
       },
       'POST /api/wiki/pages/page-1/view': { status: 204 },
       'POST /api/wiki/pages/page-1/move': { body: buildPage({ parentId: null, can: ALL }) },
       'DELETE /api/wiki/pages/page-1': { status: 204 },
-      'GET /api/wiki/pages': { body: { pages: [], total: 0, page: 1, pageSize: 10 } },
+      'GET /api/wiki/pages': { body: { items: [], total: 0, page: 1, pageSize: 10 } },
     });
     const { user, router } = renderApp('/wiki/pages/page-1');
     await findHeading('Splicing a 144-fibre cable');
@@ -200,7 +200,7 @@ describe('wiki title links', () => {
         body: { code: 'NOT_FOUND', message: 'No page has this title.' },
       },
       'GET /api/wiki/spaces': {
-        body: { spaces: [{ ...COMPANY, can: { create: true, manage: false } }] },
+        body: { ...listOf([{ ...COMPANY, can: { create: true, manage: false } }]) },
       },
     });
     renderApp('/wiki/go?space=company&title=Splice%20trays');
@@ -218,7 +218,7 @@ describe('wiki title links', () => {
         status: 404,
         body: { code: 'NOT_FOUND', message: 'No page has this title.' },
       },
-      'GET /api/wiki/spaces': { body: { spaces: [COMPANY] } },
+      'GET /api/wiki/spaces': { body: { ...listOf([COMPANY]) } },
     });
     renderApp('/wiki/go?space=company&title=Splice%20trays');
     expect(await screen.findByText('“Splice trays” does not exist yet.')).toBeVisible();

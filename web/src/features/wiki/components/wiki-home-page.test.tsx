@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { MockRequest } from '../../../test/fetch-mock';
-import { buildUser } from '../../../test/fixtures';
+import { buildUser, listOf } from '../../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
 import { buildList, buildPage, buildSpace, buildTree, NETWORK_SPACE } from '../testing';
 
@@ -34,7 +34,7 @@ function listRoute(lists: { drafts?: (typeof draft)[]; following?: (typeof draft
 describe('wiki home', () => {
   it('shows the spaces, the chosen space as a tree, recent changes and followed pages; a reader gets no tools', async () => {
     const fetch = signedInAs(student, {
-      'GET /api/wiki/spaces': { body: { spaces: [COMPANY, NETWORK_SPACE] } },
+      'GET /api/wiki/spaces': { body: { ...listOf([COMPANY, NETWORK_SPACE]) } },
       'GET /api/wiki/tree': (request) =>
         query(request).get('space') === 'company'
           ? { body: TREE }
@@ -87,7 +87,7 @@ describe('wiki home', () => {
 
   it('searches every space from the search box, keeping the words in the URL', async () => {
     const fetch = signedInAs(student, {
-      'GET /api/wiki/spaces': { body: { spaces: [COMPANY] } },
+      'GET /api/wiki/spaces': { body: { ...listOf([COMPANY]) } },
       'GET /api/wiki/tree': { body: TREE },
       'GET /api/wiki/pages': (request) =>
         query(request).get('search') === 'otdr'
@@ -110,7 +110,7 @@ describe('wiki home', () => {
   it('offers a new page in a space where an instructor may create, and lists their drafts', async () => {
     signedInAs(instructor, {
       'GET /api/wiki/spaces': {
-        body: { spaces: [COMPANY, { ...NETWORK_SPACE, can: { create: true, manage: false } }] },
+        body: { ...listOf([COMPANY, { ...NETWORK_SPACE, can: { create: true, manage: false } }]) },
       },
       'GET /api/wiki/tree': { body: TREE },
       'GET /api/wiki/pages': listRoute({ drafts: [draft] }),
@@ -151,7 +151,7 @@ describe('wiki trash', () => {
   it('restores a page, deletes one for good and empties the trash, for a manager', async () => {
     const fetch = signedInAs(admin, {
       'GET /api/wiki/spaces': {
-        body: { spaces: [{ ...COMPANY, can: { create: true, manage: true } }] },
+        body: { ...listOf([{ ...COMPANY, can: { create: true, manage: true } }]) },
       },
       'GET /api/wiki/pages': (request) =>
         query(request).get('trash') === 'true'
@@ -190,7 +190,7 @@ describe('wiki trash', () => {
 
   it('offers only Restore where the reader manages no space', async () => {
     signedInAs(instructor, {
-      'GET /api/wiki/spaces': { body: { spaces: [COMPANY] } },
+      'GET /api/wiki/spaces': { body: { ...listOf([COMPANY]) } },
       'GET /api/wiki/pages': { body: buildList([trashed]) },
     });
     renderApp('/wiki?trash=true');

@@ -240,12 +240,12 @@ function ListSection({
     <Section id={id} title={title}>
       <QueryState query={list} label={`Loading ${title.toLowerCase()}`} />
       {list.data &&
-        (list.data.pages.length === 0 ? (
+        (list.data.items.length === 0 ? (
           <Text size="sm" c="dimmed">
             {empty}
           </Text>
         ) : (
-          <PageList pages={list.data.pages} label={title} />
+          <PageList pages={list.data.items} label={title} />
         ))}
     </Section>
   );
@@ -262,8 +262,8 @@ function SearchResults({ search }: { search: string }) {
           <Text size="sm" c="dimmed" aria-live="polite">
             {countText(list.data.total, 'page found', 'pages found')}
           </Text>
-          {list.data.pages.length > 0 && (
-            <PageList pages={list.data.pages} label="Search results" />
+          {list.data.items.length > 0 && (
+            <PageList pages={list.data.items} label="Search results" />
           )}
           <Pager
             label="Search result pages"
@@ -318,7 +318,7 @@ function TrashView({ spaces, manageAny }: { spaces: WikiSpace[]; manageAny: bool
       </Group>
       <QueryState query={list} label="Loading the trash" />
       {list.data &&
-        (list.data.pages.length === 0 ? (
+        (list.data.items.length === 0 ? (
           <Text c="dimmed" ta="center" py="xl">
             The trash is empty.
           </Text>
@@ -334,7 +334,7 @@ function TrashView({ spaces, manageAny }: { spaces: WikiSpace[]; manageAny: bool
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {list.data.pages.map((page) => (
+                {list.data.items.map((page) => (
                   <Table.Tr key={page.id}>
                     <Table.Td>
                       <Anchor component={Link} to={href('wikiPage', { pageId: page.id })} fw={500}>

@@ -1,0 +1,22 @@
+/**
+ * The learner's overview (GET /api/me/learning), which the start page and the learning page read.
+ * A module of its own, apart from courses-api.ts, so that the start page loads only the overview's
+ * contracts, not every schema of the classroom (docs/front-end.md "Each area's code in its own
+ * chunks"). Its key sits under courses-api.ts's root, so a change to a course makes it stale.
+ */
+import { LearningOverviewSchema } from '@learning-hub/core';
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { USER_QUERY_PREFIX } from '../../../lib/auth/auth-context';
+
+/** courseKeys.learning (courses-api.ts). */
+export const LEARNING_OVERVIEW_KEY = [USER_QUERY_PREFIX, 'classroom-courses', 'learning'] as const;
+
+/** GET /api/me/learning: the learner's courses, what is due, recent grades, what they teach. */
+export function useLearningOverview(enabled = true) {
+  return useQuery({
+    queryKey: LEARNING_OVERVIEW_KEY,
+    queryFn: () => api.get('/api/me/learning', LearningOverviewSchema),
+    enabled,
+  });
+}
