@@ -242,13 +242,16 @@ test('a11y: storage per person and background jobs under Admin Settings → Syst
   const stored = table.getByRole('button', { name: 'Stored' });
   await stored.scrollIntoViewIfNeeded();
   await expect(stored).toBeInViewport();
-  // The queue of background jobs, below it, scrolls the same way.
+  // The queue of background jobs, below it, is a list of cards on a phone: nothing to scroll.
   const jobs = page.getByRole('region', { name: 'Background jobs' });
-  await expect(jobs.getByRole('table', { name: 'Background jobs' })).toBeVisible();
+  await expect(jobs.getByRole('list', { name: 'Background jobs' })).toBeVisible();
+  await expect(jobs.getByRole('table', { name: 'Background jobs' })).toHaveCount(0);
   await expect(jobs.getByRole('combobox', { name: 'State' })).toBeVisible();
-  await expect(jobs.getByText('Scroll the table sideways to see every column.')).toBeVisible();
+  await expect(jobs.getByText('Scroll the table sideways to see every column.')).toHaveCount(0);
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(
     true,
   );
+  // The test scrolled down itself: the scan checks where the page opens, so back to its top.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await expectNoSeriousA11yViolations(page);
 });

@@ -187,11 +187,21 @@ export const PHONE_WIDTH = 375;
 
 /**
  * Every page that axe scans is also laid out at a phone's width: the page itself must not scroll
- * sideways there. Wide content (tables, code) scrolls inside its own box with a visible cue
- * (`lh-scroll-cue`, web/src/app/styles/pages.css). On failure the message names the elements that
- * stick out. The viewport is put back afterwards, so a spec goes on at the size it chose.
+ * sideways there. Wide content (code, a table without a card form) scrolls inside its own box with
+ * a visible cue (`lh-scroll-cue`, web/src/app/styles/pages.css). On failure the message names the
+ * elements that stick out. The viewport is put back afterwards, so a spec goes on at the size it
+ * chose. Two more checks (docs/front-end.md, "On a phone"):
+ *
+ * - where a page opens, at the size the spec chose, at the first scan of each page opened (a
+ *   history entry): the element with the focus must be on the screen (not under the fixed
+ *   header), and with nothing focused the page must be at its top. A page that opens scrolled
+ *   down (the previous page's position, a view replacing a long form) fails here;
+ * - at the phone's width, a list that has a card form (`DataList`, `data-card-list`) must not be
+ *   a table wider than the screen: a table cut off at the side is what the cards replace.
  */
 export async function expectFitsPhone(page: Page): Promise<void> {
+  const place = await page.evaluate(placeOnOpening);
+  expect(place, `${page.url()}: ${place ?? ''}`).toBeNull();
   const before = page.viewportSize();
   const resize = before !== null && before.width !== PHONE_WIDTH;
   if (resize) await page.setViewportSize({ width: PHONE_WIDTH, height: before.height });
@@ -201,6 +211,20 @@ export async function expectFitsPhone(page: Page): Promise<void> {
       await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
       const width = window.innerWidth;
       const scrollWidth = document.documentElement.scrollWidth;
+      // A list with a card form shows cards here: a table of it wider than the screen is cut off
+      // at the side, even inside its own scroll box (which keeps the page itself narrow).
+      const tables = Array.from(
+        document.querySelectorAll<HTMLElement>('[data-card-list="table"]'),
+      ).filter((table) => table.getBoundingClientRect().width > width + 1);
+      if (tables.length > 0) {
+        return {
+          scrollWidth,
+          culprits: tables.map(
+            (table) =>
+              `a table ${Math.round(table.getBoundingClientRect().width)}px wide in a list with a card form (${table.getAttribute('aria-label') ?? table.getAttribute('aria-labelledby') ?? ''})`,
+          ),
+        };
+      }
       if (scrollWidth <= width) return null;
       const culprits: string[] = [];
       for (const element of Array.from(document.body.querySelectorAll<HTMLElement>('*'))) {
@@ -236,4 +260,36 @@ export async function expectFitsPhone(page: Page): Promise<void> {
   } finally {
     if (resize) await page.setViewportSize(before);
   }
+}
+
+/**
+ * In the page: null when the page is where a reader expects it, else why not. The focused element
+ * must be on the screen below the app's fixed header; with nothing focused, the page must be at
+ * its top. Checked at the first scan of each history entry only. (Run in the browser: it may use
+ * nothing from this module.)
+ */
+function placeOnOpening(): string | null {
+  // Once per opened page (history entry): later scans follow the spec's own scrolling and clicks.
+  const seen = ((window as { __lhOpened?: Set<string> }).__lhOpened ??= new Set<string>());
+  const entry = `${(window.history.state as { key?: string } | null)?.key ?? ''} ${location.href}`;
+  if (seen.has(entry)) return null;
+  seen.add(entry);
+  const focused = document.activeElement;
+  const header = document.querySelector('.mantine-AppShell-header');
+  const top = header ? header.getBoundingClientRect().bottom : 0;
+  if (focused && focused !== document.body && focused !== document.documentElement) {
+    const box = focused.getBoundingClientRect();
+    const fixed = focused.closest('[role="dialog"], [role="listbox"], [role="menu"], header');
+    if (fixed || (box.width === 0 && box.height === 0)) return null;
+    if (box.bottom > top && box.top < window.innerHeight) return null;
+    const name =
+      focused.getAttribute('aria-label') ??
+      (focused as HTMLElement).innerText?.trim().slice(0, 40) ??
+      focused.tagName.toLowerCase();
+    return `the focused element (${focused.tagName.toLowerCase()} “${name}”) is off the screen (its top at ${Math.round(box.top)}px, the screen ${window.innerHeight}px high, scrolled to ${Math.round(window.scrollY)}px)`;
+  }
+  if (window.scrollY > 0) {
+    return `the page is scrolled to ${Math.round(window.scrollY)}px with nothing focused: a page opens at its top or at its focus target`;
+  }
+  return null;
 }

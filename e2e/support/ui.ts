@@ -36,7 +36,15 @@ export async function logout(page: Page): Promise<void> {
  */
 export async function navigateInApp(page: Page, url: string): Promise<void> {
   await page.evaluate((to) => {
-    window.history.pushState(null, '', to);
-    window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
+    // An entry of its own, as the router makes one (a key, the next index): the router's scroll
+    // restoration keeps positions by key, and an entry without one would take the first page's.
+    const previous = (window.history.state ?? {}) as { idx?: number };
+    const state = {
+      usr: null,
+      key: Math.random().toString(36).slice(2, 10),
+      idx: (previous.idx ?? 0) + 1,
+    };
+    window.history.pushState(state, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate', { state }));
   }, url);
 }

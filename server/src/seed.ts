@@ -8,13 +8,8 @@ import type { ContextRoleId } from '@learning-hub/core';
 import { upsertAssignment } from './platform/access/access-repository';
 import { recordAuthEvent } from './platform/auth/auth-event-repository';
 import { hashPassword } from './platform/auth/passwords';
-import {
-  countUsers,
-  createDepartment,
-  createUser,
-  findDepartment,
-  findUserByUsername,
-} from './platform/auth/user-repository';
+import { countUsers, createUser, findUserByUsername } from './platform/auth/user-repository';
+import { createDepartment, findDepartment } from './platform/auth/departments';
 import { countCourses, insertCourse } from './modules/courses/course-repository';
 import type { Db } from './platform/db';
 import { sanitizeRichText } from './platform/rich-text/sanitize';

@@ -37,12 +37,12 @@ import {
 } from '../platform/auth/passwords';
 import { revokeUserSessions } from '../platform/auth/session-repository';
 import {
-  findOrCreateDepartment,
   findUserByUsername,
   listUsers,
   setPasswordHash,
   setRole,
 } from '../platform/auth/user-repository';
+import { findOrCreateDepartment } from '../platform/auth/departments';
 import { ConfigError, loadConfig } from '../config';
 import { migrateToLatest, openDatabase, type Db } from '../platform/db';
 

@@ -11,12 +11,8 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../app';
 import { hashPassword } from '../platform/auth/passwords';
-import {
-  findOrCreateDepartment,
-  createUser,
-  type NewUser,
-  type UserRecord,
-} from '../platform/auth/user-repository';
+import { createUser, type NewUser, type UserRecord } from '../platform/auth/user-repository';
+import { findOrCreateDepartment } from '../platform/auth/departments';
 import { loadConfig, type AppConfig } from '../config';
 import { openDatabase, type DatabaseHandle } from '../platform/db';
 import { answersOf, isDescribed, type Answer } from '../platform/http/openapi';

@@ -16,7 +16,9 @@ export function useFilterParams() {
         if (!('page' in changes)) next.delete('page');
         return next;
       },
-      { replace: true },
+      // A filter changes the list in place: the page stays where it is (a new page opens at its
+      // top: `ScrollRestoration` in the app layout).
+      { replace: true, preventScrollReset: true },
     );
   const setPage = (n: number) => set({ page: n > 1 ? String(n) : null });
   return { get, page, set, setPage };

@@ -12,6 +12,7 @@ import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db';
 import { listAssignments, type AssignmentRecord } from './assignment-repository';
+import { displayName } from '../../platform/auth/display-name';
 
 /** Learners read per query when exporting. */
 export const EXPORT_BATCH = 1000;
@@ -130,7 +131,7 @@ function rowOf(
   return {
     userId: learner.userId,
     username: learner.username,
-    name: `${learner.firstname} ${learner.lastname}`.trim(),
+    name: displayName(learner),
     grades,
     totalPoints: graded > 0 ? Math.round(total * 100) / 100 : null,
     percent: graded > 0 && possible > 0 ? Math.round((total / possible) * 1000) / 10 : null,

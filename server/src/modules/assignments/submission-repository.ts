@@ -7,6 +7,7 @@ import type { Db } from '../../platform/db';
 import { isUniqueViolation } from '../../platform/db/errors';
 import type { SubmissionsTable } from '../../platform/db/schema';
 import { sortableId } from '../../platform/ids';
+import { displayName } from '../../platform/auth/display-name';
 
 export interface SubmissionRecord {
   id: string;
@@ -25,7 +26,7 @@ export interface SubmissionRecord {
   updatedAt: string;
 }
 
-type Row = Selectable<SubmissionsTable> & { firstname: string; lastname: string };
+type Row = Selectable<SubmissionsTable> & { firstname: string; lastname: string; username: string };
 
 function toRecord(row: Row): SubmissionRecord {
   return {
@@ -33,7 +34,7 @@ function toRecord(row: Row): SubmissionRecord {
     assignmentId: row.assignment_id,
     courseId: row.course_id,
     userId: row.user_id,
-    userName: `${row.firstname} ${row.lastname}`.trim(),
+    userName: displayName(row),
     attempt: Number(row.attempt),
     status: row.status === 'draft' ? 'draft' : 'submitted',
     textHtml: row.text_html,
@@ -49,7 +50,7 @@ function submissionQuery(db: Db) {
     .selectFrom('submissions')
     .innerJoin('users', 'users.id', 'submissions.user_id')
     .selectAll('submissions')
-    .select(['users.firstname', 'users.lastname']);
+    .select(['users.firstname', 'users.lastname', 'users.username']);
 }
 
 export async function findSubmission(db: Db, id: string): Promise<SubmissionRecord | null> {

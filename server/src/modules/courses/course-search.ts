@@ -10,8 +10,7 @@ import type { AccessService } from '../../platform/access/access-service';
 import type { UserRecord } from '../../platform/auth/user-repository';
 import type { Db } from '../../platform/db';
 import type { SearchScope } from '../../platform/search/search-index';
-import { visibleCourseIds } from '../../platform/visibility/course-visibility';
-import { visibilityOf } from './course-views';
+import { courseVisibilityOf, visibleCourseIds } from '../../platform/visibility/course-visibility';
 
 export function courseSearchScopes(
   db: Db,
@@ -19,7 +18,7 @@ export function courseSearchScopes(
   user: UserRecord,
   now: number,
 ): SearchScope[] {
-  const visibility = visibilityOf(access, user, now);
+  const visibility = courseVisibilityOf(access, user, now);
   return [
     {
       type: 'course',

@@ -41,7 +41,7 @@ import {
   type CourseChanges,
   type CourseRecord,
 } from './course-repository';
-import type { Actor } from './enrolment-service';
+import type { Actor } from '../../platform/http/access';
 import {
   countLessons,
   insertAssignmentCopies,

@@ -1,22 +1,15 @@
 /**
  * Course records turned into what the API answers: the catalogue cards (figures for a whole page
- * in a constant number of queries), one course's detail with its outline and the viewer's flags,
- * and which courses a viewer may see, decided with the permission model for the catalogue's SQL
- * (the same rule as courseAccess().canSee). See docs/classroom.md.
+ * in a constant number of queries) and one course's detail with its outline and the viewer's flags
+ * (which courses a viewer may see is the platform's rule: platform/visibility/course-visibility.ts).
+ * See docs/classroom.md.
  */
-import {
-  contextKey,
-  isAdmin,
-  isAssignmentInForce,
-  type CourseCard,
-  type CourseDetail,
-} from '@learning-hub/core';
+import { contextKey, type CourseCard, type CourseDetail } from '@learning-hub/core';
 import type { AccessService } from '../../platform/access/access-service';
 import type { UserRecord } from '../../platform/auth/user-repository';
 import type { Db } from '../../platform/db';
 import { courseAccess, courseContext, viewerFlags, type CourseAccess } from './course-access';
 import { countEnrolled, type CourseRecord } from './course-repository';
-import type { CourseVisibility } from '../../platform/visibility/course-visibility';
 import { isEnrolmentBlocked, selfEnrolDecision } from './enrolment-service';
 import {
   completedLessonIds,
@@ -34,34 +27,6 @@ export interface Viewer {
   sign: (path: string) => string;
   /** Signs every stored-file reference of sanitised HTML for the viewer's session. */
   signHtml: (html: string) => string;
-}
-
-/** The viewer's visibility and their enrolments, from their loaded permissions. */
-export function visibilityOf(
-  access: AccessService,
-  user: UserRecord,
-  now: number,
-): CourseVisibility & { enrolledIds: Set<string> } {
-  const editAll = isAdmin(user) || access.engine.check(user.id, 'course.edit');
-  const viewAll = editAll || access.engine.check(user.id, 'course.view');
-  const departmentIds: string[] = [];
-  const participantIds: string[] = [];
-  const editableIds: string[] = [];
-  const enrolledIds = new Set<string>();
-  for (const a of access.engine.subjectOf(user.id)?.contextAssignments ?? []) {
-    if (!isAssignmentInForce(a, now)) continue;
-    if (a.context.type === 'department' && !viewAll) {
-      if (access.engine.check(user.id, 'course.view', a.context)) {
-        departmentIds.push(a.context.departmentId);
-      }
-    } else if (a.context.type === 'course') {
-      const id = a.context.courseId;
-      if (a.roles.length > 0) participantIds.push(id);
-      if (a.roles.includes('course-student')) enrolledIds.add(id);
-      if (!editAll && access.engine.check(user.id, 'course.edit', a.context)) editableIds.push(id);
-    }
-  }
-  return { editAll, viewAll, departmentIds, participantIds, editableIds, enrolledIds };
 }
 
 function coverUrl(course: CourseRecord, viewer: Viewer): string | null {

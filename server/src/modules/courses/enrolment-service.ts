@@ -32,6 +32,7 @@ import {
   upsertAssignment,
 } from '../../platform/access/access-repository';
 import type { Db } from '../../platform/db';
+import type { Actor } from '../../platform/http/access';
 import { courseContext } from './course-access';
 import { countEnrolledExcept, lockCourse, type CourseRecord } from './course-repository';
 
@@ -185,13 +186,6 @@ export function selfEnrolDecision(
     }
   }
   return allow;
-}
-
-/** Who made a change, for the audit trail. */
-export interface Actor {
-  id: string;
-  username: string;
-  requestId: string;
 }
 
 const audit = (

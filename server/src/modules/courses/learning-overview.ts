@@ -11,7 +11,8 @@ import { waitingForGrade } from '../assignments/public';
 import type { Db } from '../../platform/db';
 import { courseAccess } from './course-access';
 import { countEnrolled, findCourseRecords, type CourseRecord } from './course-repository';
-import { buildCards, visibilityOf, type Viewer } from './course-views';
+import { buildCards, type Viewer } from './course-views';
+import { courseVisibilityOf } from '../../platform/visibility/course-visibility';
 import {
   assignmentTitles,
   countHandedIn,
@@ -25,6 +26,7 @@ import {
 import { completedLessonIds, lastViewedLessonId } from './progress-repository';
 import { nextLessonToContinue } from './resume';
 import { loadOutline, readingOrder } from './structure-repository';
+import { displayName } from '../../platform/auth/display-name';
 
 /** How far ahead "due soon" looks. */
 export const DUE_SOON_MS = 14 * 24 * 3_600_000;
@@ -162,7 +164,7 @@ async function teachingWork(
       assignmentTitle: h.assignment_title,
       courseId: h.course_id,
       courseTitle: h.course_title,
-      learnerName: `${h.firstname} ${h.lastname}`.trim(),
+      learnerName: displayName(h),
       attempt: Number(h.attempt),
       submittedAt: h.submitted_at as string,
       late: Boolean(h.is_late),
@@ -189,7 +191,7 @@ export async function learningOverview(
 ): Promise<LearningOverview> {
   const user = viewer.user;
   const nowIso = new Date(now).toISOString();
-  const visibility = visibilityOf(access, user, now);
+  const visibility = courseVisibilityOf(access, user, now);
   const enrolledIds = [...visibility.enrolledIds];
   const teachingRoles = new Set<string>();
   for (const a of access.engine.subjectOf(user.id)?.contextAssignments ?? []) {

@@ -185,6 +185,7 @@ export async function listRecentHandIns(db: Db, courseIds: readonly string[], li
       'c.title as course_title',
       'u.firstname',
       'u.lastname',
+      'u.username',
       's.attempt',
       's.submitted_at',
       's.is_late',

@@ -27,6 +27,7 @@ import {
   reserveAttempt,
 } from '../../platform/auth/throttle';
 import { findUserById } from '../../platform/auth/user-repository';
+import { actorOf } from '../../platform/http/access';
 import { courseContext } from './course-access';
 import { findCourseRecord } from './course-repository';
 import {
@@ -41,7 +42,6 @@ import { countCompletedByUser, toProgress } from './progress-repository';
 import { countLessons } from './structure-repository';
 import { pageWindow, sendPage, slicePage } from '../../platform/paging';
 import {
-  actorOf,
   CourseParams,
   currentUser,
   ParticipantParams,

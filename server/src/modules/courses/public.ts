@@ -4,6 +4,7 @@
  */
 export { type CourseAccess, type CourseGate, courseAccess, courseContext } from './course-access';
 export { listAssignmentIds } from './structure-repository';
-export { findCourseRecord, findCourseRecords, listCataloguePage } from './course-repository';
-export { visibilityOf } from './course-views';
+export { findCourseRecord, findCourseRecords } from './course-repository';
 export { applyEnrolmentBlockRule } from './enrolment-service';
+export { type DepartmentCourse, coursesOfDepartment } from './department-reads';
+export { type GroupProgress, type LearnerIds, progressOfGroup } from './progress-repository';

@@ -26,12 +26,13 @@ import {
   LESSON,
   updateCourseFor,
 } from './course-service';
-import { buildCards, buildDetail, visibilityOf } from './course-views';
+import { buildCards, buildDetail } from './course-views';
+import { courseVisibilityOf } from '../../platform/visibility/course-visibility';
 import { learningOverview } from './learning-overview';
+import { actorOf } from '../../platform/http/access';
 import { findLessonCourseId } from './structure-repository';
 import { pageWindow, sendPage } from '../../platform/paging';
 import {
-  actorOf,
   CourseParams,
   currentUser,
   viewerOf,
@@ -84,7 +85,7 @@ const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db
       const user = currentUser(request);
       const at = now();
       const { page, pageSize, search, departmentId, scope, state } = request.query;
-      const visibility = visibilityOf(app.access, user, at);
+      const visibility = courseVisibilityOf(app.access, user, at);
       const { courses, total } = await listCataloguePage(app.reads, {
         search: search || undefined,
         departmentId: departmentId || undefined,

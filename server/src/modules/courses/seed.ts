@@ -9,11 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import { upsertAssignment } from '../../platform/access/access-repository';
 import { hashPassword } from '../../platform/auth/passwords';
-import {
-  createUser,
-  findDepartment,
-  findUserByUsername,
-} from '../../platform/auth/user-repository';
+import { createUser, findUserByUsername } from '../../platform/auth/user-repository';
+import { findDepartment } from '../../platform/auth/departments';
 import { indexCourse } from './course-repository';
 import { indexCourseLessons } from './structure-repository';
 import { sortableId } from '../../platform/ids';

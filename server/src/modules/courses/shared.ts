@@ -6,7 +6,6 @@ import type { UserRecord } from '../../platform/auth/user-repository';
 import { courseAccess, type CourseAccess } from './course-access';
 import { findCourseRecord, type CourseRecord } from './course-repository';
 import type { Viewer } from './course-views';
-import type { Actor } from './enrolment-service';
 import type { Db } from '../../platform/db';
 import { currentUser } from '../../platform/http/access';
 
@@ -22,12 +21,6 @@ export const CourseParams = z.object({ courseId: idParam });
 export const SectionParams = CourseParams.extend({ sectionId: idParam });
 export const LessonParams = CourseParams.extend({ lessonId: idParam });
 export const ParticipantParams = CourseParams.extend({ userId: idParam });
-
-/** The caller, for the audit trail. */
-export function actorOf(request: FastifyRequest): Actor {
-  const user = currentUser(request);
-  return { id: user.id, username: user.username, requestId: request.id };
-}
 
 /** The caller as a viewer whose file URLs are signed for their session. */
 export function viewerOf(app: FastifyInstance, request: FastifyRequest): Viewer {

@@ -2,9 +2,10 @@
  * All SQL of the department pages (docs/departments.md): the department rows with their URL
  * names and archiving, who belongs to a department — the people whose account names it plus the
  * people with an assignment in force there, one set for the counts, the member list and the
- * progress figures — its managers, the add-member picker, its courses' progress among its
- * members and its wiki space. Creating a department and finding one by name live with the users
- * (auth/user-repository.ts), which every sign-in method creates departments through.
+ * progress figures — its managers and the add-member picker. The page's courses, progress
+ * figures, library and wiki come from those areas' public.ts. Creating a department and finding
+ * one by name live in the platform (auth/departments.ts), which every sign-in method creates
+ * departments through.
  */
 import {
   CONTEXT_ROLE_IDS,
@@ -15,10 +16,8 @@ import {
   type DepartmentMember,
 } from '@learning-hub/core';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import {
-  DepartmentNameTakenError,
-  isFormerSlugOfAnother,
-} from '../../platform/auth/user-repository';
+import { DepartmentNameTakenError, isFormerSlugOfAnother } from '../../platform/auth/departments';
+import { displayName } from '../../platform/auth/display-name';
 import { likePattern } from '../../platform/db/sql';
 import type { Db } from '../../platform/db';
 import { isUniqueViolation } from '../../platform/db/errors';
@@ -190,8 +189,11 @@ function byAssignment(db: Db, departmentId: string, nowIso: string) {
     );
 }
 
-/** The ids (`user_id`) of a department's members: both kinds. */
-function memberIds(db: Db, departmentId: string, nowIso: string) {
+/**
+ * The ids (`user_id`) of a department's members, both kinds, as a subquery: what the courses
+ * area's progress figures of a department count over (public.ts).
+ */
+export function memberIds(db: Db, departmentId: string, nowIso: string) {
   return byAccount(db, departmentId)
     .select('u.id as user_id')
     .unionAll(byAssignment(db, departmentId, nowIso).select('a.user_id'));
@@ -242,10 +244,6 @@ export async function countMembers(
   return out;
 }
 
-/** A person's name for display: first and last name, else the username. */
-const nameOf = (first: string, last: string, username: string) =>
-  `${first} ${last}`.trim() || username;
-
 /** Managers in force per department (all of them, or the ones named), by last name. */
 export async function listManagers(
   db: Db,
@@ -268,10 +266,7 @@ export async function listManagers(
   const out = new Map<string, { id: string; name: string }[]>();
   for (const r of rows) {
     const id = r.context_key.slice('department:'.length);
-    out.set(id, [
-      ...(out.get(id) ?? []),
-      { id: r.id, name: nameOf(r.firstname, r.lastname, r.username) },
-    ]);
+    out.set(id, [...(out.get(id) ?? []), { id: r.id, name: displayName(r) }]);
   }
   return out;
 }
@@ -485,117 +480,9 @@ export async function listCandidates(
   const people = rows.map((r) => ({
     id: r.id,
     username: r.username,
-    name: nameOf(r.firstname, r.lastname, r.username),
+    name: displayName(r),
     departmentName: r.department_name ?? null,
     member: Number(r.member) === 1,
   }));
   return { people, total };
-}
-
-// ---------------------------------------------------------------- the page's other parts
-
-/** The department's members' progress in each course (enrolled, completed, average percent). */
-export interface MemberProgress {
-  enrolled: number;
-  completed: number;
-  averageProgress: number;
-}
-
-/**
- * For each course, the department's members enrolled in it now (an in-force course-student
- * assignment, as the catalogue counts them), how many of them completed every lesson, and their
- * average progress — each learner's percent as the classroom computes it (toProgress: completed
- * lessons of all, rounded down), averaged and rounded. One query, whatever the courses and
- * members; a learner's completed lessons are read over lesson_progress's (user, course) index.
- */
-export async function memberProgressByCourse(
-  db: Db,
-  departmentId: string,
-  courseIds: readonly string[],
-  nowIso: string,
-): Promise<Map<string, MemberProgress>> {
-  if (courseIds.length === 0) return new Map();
-  // Each enrolled member with their completed lessons (a grouped join: a correlated count would
-  // be repeated by SQLite for every use of it in the sums below).
-  const enrolled = db
-    .selectFrom('context_assignments as e')
-    .leftJoin('lesson_progress as lp', (join) =>
-      join
-        .onRef('lp.user_id', '=', 'e.user_id')
-        .on(sql<SqlBool>`lp.course_id = substr(e.context_key, 8)`)
-        .on('lp.completed_at', 'is not', null),
-    )
-    .select([
-      sql<string>`substr(e.context_key, 8)`.as('course_id'),
-      (eb) => eb.fn.count<number>('lp.lesson_id').as('done'),
-    ])
-    .where(
-      'e.context_key',
-      'in',
-      courseIds.map((id) => `course:${id}`),
-    )
-    .where('e.roles', 'like', '%"course-student"%')
-    .where('e.is_active', '=', 1)
-    .where((eb) => eb.or([eb('e.expires_at', 'is', null), eb('e.expires_at', '>', nowIso)]))
-    .where('e.user_id', 'in', memberIds(db, departmentId, nowIso))
-    .groupBy(['e.context_key', 'e.user_id']);
-  const lessons = db
-    .selectFrom('lessons')
-    .select(['course_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('course_id', 'in', [...courseIds])
-    .groupBy('course_id');
-  const rows = await db
-    .selectFrom(enrolled.as('m'))
-    .leftJoin(lessons.as('t'), 't.course_id', 'm.course_id')
-    .select([
-      'm.course_id',
-      (eb) => eb.fn.countAll<number | string>().as('enrolled'),
-      sql<number | string>`sum(case when t.n > 0 and m.done >= t.n then 1 else 0 end)`.as(
-        'completed',
-      ),
-      sql<number | string>`sum(case when t.n is null or t.n = 0 then 0
-        when m.done >= t.n then 100 else (m.done * 100) / t.n end)`.as('percent'),
-    ])
-    .groupBy('m.course_id')
-    .execute();
-  return new Map(
-    rows.map((r) => {
-      const count = Number(r.enrolled);
-      return [
-        r.course_id,
-        {
-          enrolled: count,
-          completed: Number(r.completed),
-          averageProgress: count === 0 ? 0 : Math.round(Number(r.percent) / count),
-        },
-      ];
-    }),
-  );
-}
-
-/**
- * The department's wiki space (`department:<id>`): its published pages not in the trash, how
- * many and the latest `limit` of them. Read only; the wiki itself is docs/wiki.md.
- */
-export async function wikiSummary(db: Db, departmentId: string, limit: number) {
-  const spaceKey = departmentKey(departmentId);
-  const base = db
-    .selectFrom('wiki_pages')
-    .where('space_key', '=', spaceKey)
-    .where('status', '=', 'published')
-    .where('deleted_at', 'is', null);
-  const [count, pages] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
-    base
-      .select(['id', 'title', 'updated_at'])
-      .orderBy('updated_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute(),
-  ]);
-  return {
-    spaceKey,
-    pageCount: Number(count.n),
-    pages: pages.map((p) => ({ id: p.id, title: p.title, updatedAt: p.updated_at })),
-  };
 }

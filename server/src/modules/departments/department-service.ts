@@ -11,7 +11,6 @@ import {
   assignmentReplaceDenial,
   isAdmin,
   type AccessContext,
-  type AccessRequirement,
   type AccessSubject,
   type ContextAssignment,
   type DepartmentMember,
@@ -21,15 +20,17 @@ import {
   removeContextAssignment,
   replaceContextAssignment,
 } from '../../platform/access/assignment-changes';
+import { findUserById, type UserRecord } from '../../platform/auth/user-repository';
 import {
   createDepartment,
   DepartmentNameTakenError,
   departmentSlug,
-  findUserById,
-  type UserRecord,
-} from '../../platform/auth/user-repository';
+} from '../../platform/auth/departments';
+import { displayName } from '../../platform/auth/display-name';
 import type { Db } from '../../platform/db';
+import type { Actor } from '../../platform/http/access';
 import { sanitizeRichText } from '../../platform/rich-text/sanitize';
+import { mayAdminister } from './department-access';
 import {
   findDepartmentRow,
   findMembership,
@@ -58,15 +59,6 @@ export const DEPARTMENT_MESSAGES = {
 } as const;
 const M = DEPARTMENT_MESSAGES;
 
-/**
- * Administering departments (creating, renaming, archiving): what the admin routes require — the
- * admin role with system.admin (every admin holds it).
- */
-export const DEPARTMENT_ADMIN = {
-  permissions: ['system.admin'],
-  roles: ['admin'],
-} as const satisfies AccessRequirement;
-
 /** The two roles a department page hands out, as the stored assignment's roles. */
 export function rolesFor(role: 'department-member' | 'department-manager') {
   // department-manager has no department.view of its own: a manager is a member too.
@@ -81,20 +73,10 @@ export interface DepartmentDeps {
   now: () => number;
 }
 
-/** Who acts, as the request knows them. */
-export interface Actor {
-  user: UserRecord;
-  requestId: string;
-}
-
 const departmentContext = (departmentId: string): AccessContext => ({
   type: 'department',
   departmentId,
 });
-
-/** A person's name as the messages give it. */
-const personName = (u: { firstname: string; lastname: string; username: string }) =>
-  `${u.firstname} ${u.lastname}`.trim() || u.username;
 
 /** The actor's permissions as loaded for this request's check (the grant rules judge them). */
 function subjectOf(deps: DepartmentDeps, user: UserRecord): AccessSubject {
@@ -149,10 +131,7 @@ export async function updateDepartmentFor(
         changes.archived !== undefined && changes.archived !== (department.archivedAt !== null);
       // A name or archived state sent unchanged (a whole form sent back) is no change. The
       // route lets managers in (department.manage); the rest is the admins' (an audited check).
-      if (
-        (renames || archives) &&
-        !deps.access.decide(user.id, DEPARTMENT_ADMIN, undefined).allowed
-      ) {
+      if ((renames || archives) && !mayAdminister(deps.access, user.id)) {
         throw new AppError('FORBIDDEN', M.adminOnly);
       }
       const staysArchived = department.archivedAt !== null && changes.archived !== false;
@@ -197,6 +176,7 @@ async function openForChanges(trx: Db, departmentId: string): Promise<Department
  */
 export async function setMember(
   deps: DepartmentDeps,
+  user: UserRecord,
   actor: Actor,
   departmentId: string,
   input: {
@@ -211,20 +191,20 @@ export async function setMember(
   if (input.expiresAt !== null && Date.parse(input.expiresAt) <= now) {
     throw new AppError('VALIDATION_ERROR', M.expiryPast);
   }
-  const admin = isAdmin(actor.user);
+  const admin = isAdmin(user);
   const target = await findUserById(deps.db, input.userId);
   if (!target) throw new AppError('NOT_FOUND', M.userNotFound);
-  if (target.id === actor.user.id && !admin) throw new AppError('FORBIDDEN', M.ownMembership);
-  const granter = subjectOf(deps, actor.user);
+  if (target.id === user.id && !admin) throw new AppError('FORBIDDEN', M.ownMembership);
+  const granter = subjectOf(deps, user);
   const roles = await deps.access.refreshRoles();
   const context = departmentContext(departmentId);
   const assignment = await deps.db.transaction().execute(async (trx) => {
     const department = await openForChanges(trx, departmentId);
     const membership = await findMembership(trx, departmentId, target.id, at);
     if (!membership) throw new AppError('NOT_FOUND', M.userNotFound);
-    if (!membership.isActive) throw new AppError('CONFLICT', M.inactive(personName(target)));
+    if (!membership.isActive) throw new AppError('CONFLICT', M.inactive(displayName(target)));
     if (mode === 'update' && !membership.member) {
-      throw new AppError('NOT_FOUND', M.notMember(personName(target), department.name));
+      throw new AppError('NOT_FOUND', M.notMember(displayName(target), department.name));
     }
     const result = await replaceContextAssignment(
       trx,
@@ -234,14 +214,14 @@ export async function setMember(
         context,
         roles: rolesFor(input.role),
         directPermissions: previous?.directPermissions ?? [],
-        assignedBy: actor.user.id,
+        assignedBy: user.id,
         assignedAt: at,
         expiresAt: input.expiresAt === null ? null : new Date(input.expiresAt).toISOString(),
         isActive: true,
       }),
       {
         targetUsername: target.username,
-        actor: { id: actor.user.id, username: actor.user.username, requestId: actor.requestId },
+        actor,
         at,
         judge: (locked, previous, next) =>
           admin || !next
@@ -269,24 +249,25 @@ export async function setMember(
  */
 export async function removeMember(
   deps: DepartmentDeps,
+  user: UserRecord,
   actor: Actor,
   departmentId: string,
   userId: string,
 ): Promise<void> {
   const now = deps.now();
   const at = new Date(now).toISOString();
-  const admin = isAdmin(actor.user);
+  const admin = isAdmin(user);
   const target = await findUserById(deps.db, userId);
   if (!target) throw new AppError('NOT_FOUND', M.userNotFound);
-  if (target.id === actor.user.id && !admin) throw new AppError('FORBIDDEN', M.ownMembership);
-  const granter = subjectOf(deps, actor.user);
+  if (target.id === user.id && !admin) throw new AppError('FORBIDDEN', M.ownMembership);
+  const granter = subjectOf(deps, user);
   const roles = await deps.access.refreshRoles();
   const context = departmentContext(departmentId);
   await deps.db.transaction().execute(async (trx) => {
     const department = await openForChanges(trx, departmentId);
     const removed = await removeContextAssignment(trx, target.id, context, {
       targetUsername: target.username,
-      actor: { id: actor.user.id, username: actor.user.username, requestId: actor.requestId },
+      actor,
       at,
       judge: (locked, previous) =>
         admin || !previous
@@ -295,9 +276,9 @@ export async function removeMember(
     });
     if (removed) return;
     if (target.departmentId === departmentId) {
-      throw new AppError('CONFLICT', M.byAccount(personName(target)));
+      throw new AppError('CONFLICT', M.byAccount(displayName(target)));
     }
-    throw new AppError('NOT_FOUND', M.notMember(personName(target), department.name));
+    throw new AppError('NOT_FOUND', M.notMember(displayName(target), department.name));
   });
 }
 

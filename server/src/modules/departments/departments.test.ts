@@ -4,7 +4,7 @@ import { insertLesson, insertSection } from '../courses/structure-repository';
 import { setLessonCompleted } from '../courses/progress-repository';
 import { insertItem } from '../library/library-repository';
 import { upsertAssignment } from '../../platform/access/access-repository';
-import { findOrCreateDepartment } from '../../platform/auth/user-repository';
+import { findOrCreateDepartment } from '../../platform/auth/departments';
 import { sanitizeRichText } from '../../platform/rich-text/sanitize';
 import { XSS_CORPUS } from '../../platform/rich-text/xss-corpus';
 import {

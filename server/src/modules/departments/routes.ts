@@ -8,7 +8,6 @@
  */
 import {
   AppError,
-  checkPermission,
   DepartmentCandidateListSchema,
   DepartmentCandidateQuerySchema,
   DepartmentCreateSchema,
@@ -27,18 +26,14 @@ import {
   DepartmentSchema,
   DepartmentUpdateSchema,
   isAdmin,
-  type AccessContext,
   type DepartmentDetail,
 } from '@learning-hub/core';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  departmentSlug,
-  findDepartmentBySlug,
-  type UserRecord,
-} from '../../platform/auth/user-repository';
-import { listCataloguePage } from '../courses/public';
-import { visibilityOf } from '../courses/public';
+import { departmentSlug, findDepartmentBySlug } from '../../platform/auth/departments';
+import { coursesOfDepartment, progressOfGroup, type GroupProgress } from '../courses/public';
+import { itemsOfDepartment } from '../library/public';
+import { pagesOfDepartment } from '../wiki/public';
 import type { Db } from '../../platform/db';
 import type { ChangeTracker } from '../../platform/db/change-tracker';
 import { pageWindow, sendPage, slicePage } from '../../platform/paging';
@@ -49,30 +44,30 @@ import {
   listDepartmentRows,
   listManagers,
   listMembersPage,
-  memberProgressByCourse,
-  wikiSummary,
+  memberIds,
   type DepartmentRow,
-  type MemberProgress,
 } from './department-repository';
+import {
+  DEPARTMENT_ADMIN,
+  departmentAbilities,
+  departmentViewerOf,
+  managesIn,
+  mayOpen,
+} from './department-access';
 import { FiguresCache } from './figures-cache';
 import {
   createDepartmentFor,
-  DEPARTMENT_ADMIN,
   DEPARTMENT_MESSAGES as M,
   DEPARTMENT_OWNER,
   removeMember,
   setMember,
   updateDepartmentFor,
 } from './department-service';
-import { libraryViewerOf } from '../library/public';
-import { listItems } from '../library/public';
-import { currentUser } from '../../platform/http/access';
+import { actorOf, currentUser } from '../../platform/http/access';
 
 /** Where a department's own permissions are checked: the department of the path. */
 const IN_DEPARTMENT = { type: 'department', param: 'departmentId' } as const;
 /** Opening a department: its members (department.view) and its managers (department.manage). */
-/** The owner type of files in a department's description (storage/file-service.ts). */
-
 const VIEW = {
   permissions: ['department.view' as const, 'department.manage' as const],
   mode: 'any' as const,
@@ -105,16 +100,12 @@ const departmentRoutes: FastifyPluginAsyncZod<{
   changes?: ChangeTracker | null;
 }> = async (app, { db, now, changes = null }) => {
   const deps = { db, access: app.access, now };
-  const progressCache = new FiguresCache<Map<string, MemberProgress>>(
+  const progressCache = new FiguresCache<Map<string, GroupProgress>>(
     changes,
     ['users', 'context_assignments', 'lessons', 'lesson_progress'],
     now,
   );
   const iso = () => new Date(now()).toISOString();
-  const actorOf = (request: FastifyRequest) => ({
-    user: currentUser(request),
-    requestId: request.id,
-  });
 
   async function department(id: string): Promise<DepartmentRow> {
     const found = await findDepartmentRow(db, id);
@@ -155,28 +146,13 @@ const departmentRoutes: FastifyPluginAsyncZod<{
     return summary as NonNullable<typeof summary>;
   }
 
-  /** Whether the user may open `departmentId` (the list's filter: no audit entry per row). */
-  function mayOpen(user: UserRecord, departmentId: string, at: number): boolean {
-    const subject = app.access.engine.subjectOf(user.id);
-    if (!subject) return false;
-    const context: AccessContext = { type: 'department', departmentId };
-    const options = { scope: context, roles: app.access.roles, now: at };
-    return (
-      checkPermission(subject, 'department.view', options).allowed ||
-      checkPermission(subject, 'department.manage', options).allowed
-    );
-  }
-
   // Pictures and files in a department's description: read by whoever may open the department,
   // attached by whoever may change its description (department.manage there).
   app.files.registerFileOwner(DEPARTMENT_OWNER, {
     canRead: async (user, departmentId) =>
-      (await findDepartmentRow(db, departmentId)) !== null && mayOpen(user, departmentId, now()),
-    canAttach: async (user, departmentId) =>
-      app.access.engine.check(user.id, 'department.manage', {
-        type: 'department',
-        departmentId,
-      }),
+      (await findDepartmentRow(db, departmentId)) !== null &&
+      mayOpen(departmentViewerOf(app.access, user, now()), departmentId),
+    canAttach: async (user, departmentId) => managesIn(app.access, user.id, departmentId),
   });
 
   app.get(
@@ -194,13 +170,13 @@ const departmentRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const user = currentUser(request);
       const admin = isAdmin(user);
-      const at = now();
+      const viewer = departmentViewerOf(app.access, user, now());
       const rows = await listDepartmentRows(db, {
         archived: admin && request.query.archived === true,
       });
       // Filtering a list is a query, not an access decision: the route's own check is the
-      // audited one, so the rows use the reference functions directly.
-      const visible = admin ? rows : rows.filter((d) => mayOpen(user, d.id, at));
+      // audited one, so the rows use the department rule without an audit entry each.
+      const visible = admin ? rows : rows.filter((d) => mayOpen(viewer, d.id));
       const { items, ...page } = slicePage(visible, request.query);
       const shown = items.length === visible.length && admin ? undefined : items.map((d) => d.id);
       return sendPage(request, reply, { items: await summaries(request, items, shown), ...page });
@@ -253,7 +229,10 @@ const departmentRoutes: FastifyPluginAsyncZod<{
         (slug && slug !== name ? await findDepartmentBySlug(db, slug) : null);
       // A department the caller may not open is not there for them: the same 404 as a name no
       // department has or had, so neither its existence nor its new name after a rename shows.
-      if (!found || !mayOpen(currentUser(request), found.id, now())) {
+      if (
+        !found ||
+        !mayOpen(departmentViewerOf(app.access, currentUser(request), now()), found.id)
+      ) {
         throw new AppError('NOT_FOUND', M.notFound);
       }
       return found;
@@ -276,40 +255,23 @@ const departmentRoutes: FastifyPluginAsyncZod<{
       const user = currentUser(request);
       const found = await department(request.params.departmentId);
       const at = now();
-      const context: AccessContext = { type: 'department', departmentId: found.id };
-      const engine = app.access.engine;
-      const [summary, catalogue, library, wiki] = await Promise.all([
+      // The page composes the other areas' parts through their public.ts, each deciding for the
+      // viewer by its own rules (the dashboard composes the same way).
+      const [summary, courses, library, wiki] = await Promise.all([
         summaryOf(request, found),
-        listCataloguePage(app.reads, {
-          departmentId: found.id,
-          scope: 'all',
-          state: 'any',
-          visibility: visibilityOf(app.access, user, at),
-          offset: 0,
-          limit: COURSES_MAX,
-        }),
-        listItems(app.reads, {
-          viewer: libraryViewerOf(app.access, user, at),
-          trash: false,
-          departmentId: found.id,
-          mine: false,
-          sort: 'updated',
-          order: 'desc',
-          offset: 0,
-          limit: LATEST_MAX,
-        }),
-        engine.check(user.id, 'wiki.view', context)
-          ? wikiSummary(app.reads, found.id, LATEST_MAX)
-          : Promise.resolve({ spaceKey: `department:${found.id}`, pageCount: 0, pages: [] }),
+        coursesOfDepartment(app.reads, app.access, user, found.id, at, COURSES_MAX),
+        itemsOfDepartment(app.reads, app.access, user, found.id, at, LATEST_MAX),
+        pagesOfDepartment(app.reads, app.access, user, found.id, at, LATEST_MAX),
       ]);
-      const courseIds = catalogue.courses.map((c) => c.id);
+      const courseIds = courses.map((c) => c.id);
+      const nowIso = new Date(at).toISOString();
       const progress = await progressCache.get(`${found.id} ${courseIds.join(' ')}`, () =>
-        memberProgressByCourse(app.reads, found.id, courseIds, new Date(at).toISOString()),
+        progressOfGroup(app.reads, memberIds(app.reads, found.id, nowIso), courseIds, nowIso),
       );
       return {
         ...summary,
         createdAt: found.createdAt,
-        courses: catalogue.courses.map((c) => {
+        courses: courses.map((c) => {
           const p = progress.get(c.id);
           return {
             id: c.id,
@@ -321,20 +283,9 @@ const departmentRoutes: FastifyPluginAsyncZod<{
             averageProgress: p?.averageProgress ?? 0,
           };
         }),
-        library: {
-          items: library.items.map((i) => ({
-            id: i.id,
-            title: i.title,
-            kind: i.kind,
-            updatedAt: i.updatedAt,
-          })),
-          total: library.total,
-        },
+        library,
         wiki,
-        can: {
-          manage: found.archivedAt === null && engine.check(user.id, 'department.manage', context),
-          administer: app.access.decide(user.id, DEPARTMENT_ADMIN, undefined).allowed,
-        },
+        can: departmentAbilities(app.access, user.id, found),
       };
     },
   );
@@ -420,6 +371,7 @@ const departmentRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const member = await setMember(
         deps,
+        currentUser(request),
         actorOf(request),
         request.params.departmentId,
         request.body,
@@ -451,6 +403,7 @@ const departmentRoutes: FastifyPluginAsyncZod<{
     async (request) =>
       setMember(
         deps,
+        currentUser(request),
         actorOf(request),
         request.params.departmentId,
         { ...request.body, userId: request.params.userId },
@@ -480,6 +433,7 @@ const departmentRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       await removeMember(
         deps,
+        currentUser(request),
         actorOf(request),
         request.params.departmentId,
         request.params.userId,

@@ -8,7 +8,8 @@
  */
 import type { ContextRoleId } from '@learning-hub/core';
 import { upsertAssignment } from '../../platform/access/access-repository';
-import { findDepartment, findUserByUsername } from '../../platform/auth/user-repository';
+import { findUserByUsername } from '../../platform/auth/user-repository';
+import { findDepartment } from '../../platform/auth/departments';
 import { sanitizeRichText } from '../../platform/rich-text/sanitize';
 import type { Db } from '../../platform/db';
 

@@ -15,9 +15,12 @@ import type { AccessService } from '../../platform/access/access-service';
 import type { UserRecord } from '../../platform/auth/user-repository';
 import { courseAccess } from '../courses/public';
 import { findCourseRecord } from '../courses/public';
-import type { CourseVisibility } from '../../platform/visibility/course-visibility';
-import { contentScopeSql, departmentsSeen } from '../../platform/visibility/content-scope';
-import { visibilityOf } from '../courses/public';
+import {
+  courseVisibilityOf,
+  type CourseVisibility,
+} from '../../platform/visibility/course-visibility';
+import { contentScopeSql } from '../../platform/visibility/content-scope';
+import { departmentsSeen, seesDepartment } from '../../platform/visibility/department-visibility';
 import type { Db } from '../../platform/db';
 
 /** What the viewer holds that the library's rules ask, decided once per request. */
@@ -37,7 +40,7 @@ export interface LibraryViewer {
   /** department.view held system-wide: every department's items. */
   allDepartments: boolean;
   /** Departments where they hold department.view. */
-  departmentIds: string[];
+  departmentIds: readonly string[];
   /** Which courses' content they may open (the courses area's rule). */
   courses: CourseVisibility;
 }
@@ -58,7 +61,7 @@ export function libraryViewerOf(
     delete: admin || engine.check(user.id, 'library.delete'),
     manage: admin || engine.check(user.id, 'library.manage'),
     ...departmentsSeen(access, user, now, ['department.view']),
-    courses: visibilityOf(access, user, now),
+    courses: courseVisibilityOf(access, user, now),
   };
 }
 
@@ -114,15 +117,7 @@ export async function scopeVisible(
   now: number,
 ): Promise<boolean> {
   if (!v.view) return false;
-  if (item.departmentId !== null) {
-    return (
-      v.allDepartments ||
-      access.engine.check(user.id, 'department.view', {
-        type: 'department',
-        departmentId: item.departmentId,
-      })
-    );
-  }
+  if (item.departmentId !== null) return seesDepartment(v, item.departmentId);
   if (item.courseId !== null) {
     const course = await findCourseRecord(db, item.courseId);
     return course !== null && courseAccess(access, user, course, now).canLearn;

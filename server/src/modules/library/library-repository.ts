@@ -14,6 +14,7 @@ import type {
   LibraryVersion,
 } from '@learning-hub/core';
 import { sql, type SqlBool } from 'kysely';
+import { displayName } from '../../platform/auth/display-name';
 import type { Db } from '../../platform/db';
 import { listPage } from '../../platform/db/paging';
 import { likePattern } from '../../platform/db/sql';
@@ -55,9 +56,9 @@ export interface ItemRecord {
   tags: string[];
 }
 
-/** A person's name for display: first and last name, else the username. */
-const nameOf = (first: string | null, last: string | null, username: string | null) =>
-  `${first ?? ''} ${last ?? ''}`.trim() || (username ?? '');
+/** A person's name for display (platform/auth/display-name.ts) from a row's three columns. */
+const nameOf = (firstname: string | null, lastname: string | null, username: string | null) =>
+  displayName({ firstname, lastname, username });
 
 function itemQuery(db: Db) {
   return db

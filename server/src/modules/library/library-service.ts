@@ -12,7 +12,8 @@ import {
   type LibraryScope,
 } from '@learning-hub/core';
 import type { AccessService } from '../../platform/access/access-service';
-import { findDepartment, type UserRecord } from '../../platform/auth/user-repository';
+import { type UserRecord } from '../../platform/auth/user-repository';
+import { findDepartment } from '../../platform/auth/departments';
 import { findCourseRecord } from '../courses/public';
 import type { Transaction } from 'kysely';
 import type { Db } from '../../platform/db';

@@ -2,5 +2,5 @@
  * What other areas may use of this area (docs/architecture.md, "Areas and the platform"): they
  * import it from here, never from the area's other files (lint enforces it).
  */
-export { libraryViewerOf } from './library-access';
-export { LIBRARY_ITEM, listItems } from './library-repository';
+export { LIBRARY_ITEM } from './library-repository';
+export { type DepartmentItems, itemsOfDepartment } from './department-reads';

@@ -3,3 +3,4 @@
  * import it from here, never from the area's other files (lint enforces it).
  */
 export { WIKI_PAGE } from './wiki-repository';
+export { type DepartmentWikiSummary, pagesOfDepartment } from './department-reads';

@@ -8,11 +8,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { getRolesVersion } from '../../platform/access/access-repository';
-import {
-  findDepartment,
-  findUserByUsername,
-  type UserRecord,
-} from '../../platform/auth/user-repository';
+import { findUserByUsername, type UserRecord } from '../../platform/auth/user-repository';
+import { findDepartment } from '../../platform/auth/departments';
 import { findCourseRecord } from '../courses/public';
 import { wikiPageHref, wikiTitleHref } from './links';
 import { wikiViewerOf } from './wiki-access';

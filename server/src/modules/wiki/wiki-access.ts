@@ -28,11 +28,11 @@ import type { UserRecord } from '../../platform/auth/user-repository';
 import { courseAccess, type CourseGate } from '../courses/public';
 import { findCourseRecord } from '../courses/public';
 import {
-  courseLearnable,
+  courseVisibilityOf,
   type CourseVisibility,
 } from '../../platform/visibility/course-visibility';
-import { contentScopeSql, departmentsSeen } from '../../platform/visibility/content-scope';
-import { visibilityOf } from '../courses/public';
+import { contentInScope, contentScopeSql } from '../../platform/visibility/content-scope';
+import { departmentsSeen, seesDepartment } from '../../platform/visibility/department-visibility';
 import type { Db } from '../../platform/db';
 
 /** A space as the rules read it. */
@@ -90,7 +90,7 @@ export interface WikiViewer {
   /** department.view (or .manage) held system-wide: every department's space. */
   allDepartments: boolean;
   /** Departments where they hold department.view or department.manage. */
-  departmentIds: string[];
+  departmentIds: readonly string[];
   /** Which courses' content they may open (the courses area's rule). */
   courses: CourseVisibility;
 }
@@ -106,7 +106,7 @@ export function wikiViewerOf(access: AccessService, user: UserRecord, now: numbe
     deleteAnywhere: admin || engine.check(user.id, 'wiki.delete', 'any'),
     manage: admin || engine.check(user.id, 'wiki.manage'),
     ...departmentsSeen(access, user, now, ['department.view', 'department.manage']),
-    courses: visibilityOf(access, user, now),
+    courses: courseVisibilityOf(access, user, now),
   };
 }
 
@@ -157,13 +157,11 @@ export interface OpenableRow {
 export function pageOpenable(v: WikiViewer, row: OpenableRow): boolean {
   if (!v.view || row.deleted_at !== null) return false;
   if (!v.manage && row.status !== 'published' && row.created_by !== v.userId) return false;
-  if (row.department_id === null && row.course_id === null) return true;
-  const inDepartment =
-    row.department_id !== null && (v.allDepartments || v.departmentIds.includes(row.department_id));
-  return (
-    inDepartment ||
-    (row.course_id !== null && courseLearnable(v.courses, row.course_id, row.course_state))
-  );
+  return contentInScope(v, {
+    departmentId: row.department_id,
+    courseId: row.course_id,
+    courseState: row.course_state,
+  });
 }
 
 /**
@@ -199,9 +197,7 @@ export async function spaceVisible(
   now: number,
 ): Promise<boolean> {
   if (!v.view) return false;
-  if (space.type === 'department') {
-    return v.allDepartments || v.departmentIds.includes(space.departmentId);
-  }
+  if (space.type === 'department') return seesDepartment(v, space.departmentId);
   if (space.type === 'course') {
     const course = await findCourseRecord(db, space.courseId);
     return course !== null && courseAccess(access, v.user, course, now).canLearn;
@@ -231,9 +227,7 @@ export async function spaceWritable(
   now: number,
 ): Promise<boolean> {
   if (v.admin) return true;
-  if (space.type === 'department') {
-    return v.allDepartments || v.departmentIds.includes(space.departmentId);
-  }
+  if (space.type === 'department') return seesDepartment(v, space.departmentId);
   if (space.type === 'course') {
     const course = await findCourseRecord(db, space.courseId);
     return course !== null && courseAccess(access, v.user, course, now).editor;

@@ -11,6 +11,7 @@ import type {
   WikiSpaceKey,
 } from '@learning-hub/core';
 import { sql, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
+import { displayName } from '../../platform/auth/display-name';
 import { databaseKind, type Db } from '../../platform/db';
 import type { Database, WikiPagesTable } from '../../platform/db/schema';
 import { prepareQuery } from '../../platform/db/prepared';
@@ -66,9 +67,9 @@ export interface PageRecord {
   deletedAt: string | null;
 }
 
-/** A person's name for display: first and last name, else the username. */
-const nameOf = (first: string | null, last: string | null, username: string | null) =>
-  `${first ?? ''} ${last ?? ''}`.trim() || (username ?? '');
+/** A person's name for display (platform/auth/display-name.ts) from a row's three columns. */
+const nameOf = (firstname: string | null, lastname: string | null, username: string | null) =>
+  displayName({ firstname, lastname, username });
 
 /**
  * A page's row with its space's name and its authors' names, each looked up by a scalar
@@ -713,6 +714,33 @@ export async function countPagesBySpace(
     .execute();
   for (const r of rows) counts.set(r.space_key, Number(r.n));
   return counts;
+}
+
+/**
+ * A department's space (`department:<id>`): its published pages not in the trash, how many and
+ * the latest `limit` of them (the department page's wiki part, through public.ts).
+ */
+export async function latestPagesOfDepartment(db: Db, departmentId: string, limit: number) {
+  const spaceKey = `department:${departmentId}` as const;
+  const base = db
+    .selectFrom('wiki_pages')
+    .where('space_key', '=', spaceKey)
+    .where('status', '=', 'published')
+    .where('deleted_at', 'is', null);
+  const [count, pages] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+    base
+      .select(['id', 'title', 'updated_at'])
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute(),
+  ]);
+  return {
+    spaceKey,
+    pageCount: Number(count.n),
+    pages: pages.map((p) => ({ id: p.id, title: p.title, updatedAt: p.updated_at })),
+  };
 }
 
 /** Every department (id, name, archived or not), by name. */

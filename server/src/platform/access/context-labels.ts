@@ -3,7 +3,8 @@
  * an assignment names exists.
  */
 import { contextKey, type AccessContext } from '@learning-hub/core';
-import { findDepartment, findUserById } from '../auth/user-repository';
+import { findUserById } from '../auth/user-repository';
+import { findDepartment } from '../auth/departments';
 import type { Db } from '../db';
 
 /** The context's name, or null when it names nothing that exists. */

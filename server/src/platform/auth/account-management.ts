@@ -24,7 +24,6 @@ import { findProvider } from './provider-repository';
 import { revokeUserSessions } from './session-repository';
 import {
   createUser,
-  findDepartment,
   findUserById,
   lockActiveAdmins,
   setActiveIf,
@@ -32,6 +31,7 @@ import {
   updateProfile,
   type UserRecord,
 } from './user-repository';
+import { findDepartment } from './departments';
 
 /** Who made a change, as the audit trail names them. */
 export interface AuditActor {

@@ -26,9 +26,7 @@ import { describeContextTarget } from '../access/context-labels';
 import type { Db } from '../db';
 import { ProviderFailure, type Identity } from './providers/types';
 import {
-  findDepartmentForName,
   createUser,
-  findOrCreateDepartment,
   findUserByExternalId,
   findUserById,
   findUserByUsername,
@@ -37,6 +35,7 @@ import {
   type ProviderFields,
   type UserRecord,
 } from './user-repository';
+import { findDepartmentForName, findOrCreateDepartment } from './departments';
 
 export interface MappingRules {
   roleMapping: readonly { group: string; role: string }[];

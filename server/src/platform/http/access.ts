@@ -130,6 +130,23 @@ export function currentUser(request: FastifyRequest): UserRecord {
   return user;
 }
 
+/**
+ * The actor (docs/architecture.md, "Glossary"): the person who makes a change, as the audit and
+ * the change's record store them.
+ */
+export interface Actor {
+  id: string;
+  username: string;
+  /** The request that made the change (the audit row's `request_id`). */
+  requestId: string;
+}
+
+/** The signed-in user of a request as the actor of the change it makes. */
+export function actorOf(request: FastifyRequest): Actor {
+  const user = currentUser(request);
+  return { id: user.id, username: user.username, requestId: request.id };
+}
+
 export interface AccessPluginOptions {
   db: Db;
   now: () => number;

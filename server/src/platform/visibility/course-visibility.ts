@@ -4,10 +4,13 @@
  * and search of every area filters by it; the in-memory twin for one course is
  * `courseAccess` in the courses area and `courseLearnable` below.
  */
-import type { CourseState } from '@learning-hub/core';
+import { isAdmin, isAssignmentInForce, type CourseState } from '@learning-hub/core';
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { AccessService } from '../access/access-service';
+import type { UserRecord } from '../auth/user-repository';
 import type { Db } from '../db';
 import type { Database } from '../db/schema';
+import { departmentsSeen } from './department-visibility';
 
 /**
  * Which courses the viewer may see, as the caller decided it with the permission model (the
@@ -24,6 +27,33 @@ export interface CourseVisibility {
   participantIds: readonly string[];
   /** Courses where they hold course.edit through an assignment. */
   editableIds: readonly string[];
+}
+
+/**
+ * The viewer's course visibility and their enrolments, from their loaded permissions: course.edit
+ * system-wide (or admin) sees every course, course.view system-wide every published one, and
+ * course.view in departments (the department rule) those departments' published ones.
+ */
+export function courseVisibilityOf(
+  access: AccessService,
+  user: UserRecord,
+  now: number,
+): CourseVisibility & { enrolledIds: Set<string> } {
+  const editAll = isAdmin(user) || access.engine.check(user.id, 'course.edit');
+  const seen = departmentsSeen(access, user, now, ['course.view']);
+  const viewAll = editAll || seen.allDepartments;
+  const participantIds: string[] = [];
+  const editableIds: string[] = [];
+  const enrolledIds = new Set<string>();
+  for (const a of access.engine.subjectOf(user.id)?.contextAssignments ?? []) {
+    if (a.context.type !== 'course' || !isAssignmentInForce(a, now)) continue;
+    const id = a.context.courseId;
+    if (a.roles.length > 0) participantIds.push(id);
+    if (a.roles.includes('course-student')) enrolledIds.add(id);
+    if (!editAll && access.engine.check(user.id, 'course.edit', a.context)) editableIds.push(id);
+  }
+  const departmentIds = viewAll ? [] : seen.departmentIds;
+  return { editAll, viewAll, departmentIds, participantIds, editableIds, enrolledIds };
 }
 
 type Eb = ExpressionBuilder<Database, 'courses'>;

@@ -14,7 +14,7 @@ import {
 import { useDisclosure, useHotkeys } from '@mantine/hooks';
 import { IconMoon, IconSchool, IconSearch, IconSun } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
-import { Link, Outlet, useLocation, useNavigation } from 'react-router';
+import { Link, Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
 import { useAuth } from '../../lib/auth/auth-context';
 import { useAuthConfig } from '../../lib/auth/auth-config';
 import { AccessNotice } from '../access-notice';
@@ -94,6 +94,8 @@ export function AppLayout() {
 
   return (
     <AppShell header={{ height: 60 }} padding="md">
+      {/* A page opens at its top; Back and Forward return to where the reader was. */}
+      <ScrollRestoration />
       <a className="skip-link" href="#main-content">
         Skip to main content
       </a>

@@ -1,7 +1,8 @@
 import type { JobList, JobSummary } from '@learning-hub/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { PHONE_QUERY } from '../../../lib/use-phone';
 import type { MockRequest } from '../../../test/fetch-mock';
 import { buildUser } from '../../../test/fixtures';
 import { renderApp, signedInAs } from '../../../test/render-app';
@@ -100,11 +101,29 @@ describe('admin: background jobs', () => {
     await waitFor(() =>
       expect(fetchMock.callsTo('GET /api/admin/jobs').length).toBeGreaterThan(before),
     );
-    // On a phone the table scrolls sideways, and says so.
+  });
+
+  it('shows one card per job on a phone, with the same retry', async () => {
+    const matchMedia = window.matchMedia;
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      ...matchMedia(query),
+      matches: query === PHONE_QUERY,
+    }));
+    signedInAs(admin, {
+      'GET /api/admin/jobs': { body: { items: [FAILED], total: 1, page: 1, pageSize: 20 } },
+    });
+    renderApp('/admin/system');
+    const list = await screen.findByRole('list', { name: 'Background jobs' });
+    expect(screen.queryByRole('table', { name: 'Background jobs' })).not.toBeInTheDocument();
+    const [card] = within(list).getAllByRole('listitem');
+    expect(card).toHaveTextContent('job-1');
+    expect(card).toHaveTextContent(
+      'Library item: Splice closure preparation procedure (splice-closure-procedure.pdf)',
+    );
+    expect(card).toHaveTextContent('Attempts3 of 3');
+    expect(card).toHaveTextContent('Last errorThe PDF is encrypted');
     expect(
-      within(table.closest('section') as HTMLElement).getByText(
-        'Scroll the table sideways to see every column.',
-      ),
+      within(card!).getByRole('button', { name: 'Retry pdf.extract-text job-1' }),
     ).toBeInTheDocument();
   });
 
@@ -127,7 +146,7 @@ describe('admin: background jobs', () => {
     signedInAs(admin, {
       'GET /api/admin/jobs': {
         body: {
-          jobs: [
+          items: [
             job(1, {
               subject: { type: 'file', title: 'scan.pdf', fileName: null, path: null },
             }),

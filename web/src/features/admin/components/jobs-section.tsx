@@ -8,13 +8,12 @@ import {
   Paper,
   Select,
   Stack,
-  Table,
   Text,
   Title,
-  VisuallyHidden,
 } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { DataList, type DataListColumn } from '../../../components/data-list';
 import { Pager } from '../../../components/pager';
 import { formatDateTime } from '../../../lib/format';
 import { useJobs, useRetryJob } from '../api/jobs-api';
@@ -60,12 +59,33 @@ function JobSubjectLine({ subject }: { subject: JobSubject }) {
   );
 }
 
-function JobRow({ job }: { job: JobSummary }) {
+function RetryButton({ job }: { job: JobSummary }) {
   const retry = useRetryJob();
-  const state = STATES[job.state];
+  if (job.state !== 'failed') return null;
   return (
-    <Table.Tr>
-      <Table.Td>
+    <Button
+      size="xs"
+      variant="light"
+      loading={retry.isPending}
+      aria-label={`Retry ${job.name} ${job.id}`}
+      onClick={() =>
+        retry.mutate(job.id, {
+          onSuccess: () => notifySuccess('Job queued again', `${job.name} will run once more.`),
+          onError: (error) => notifyError('Could not retry the job', error),
+        })
+      }
+    >
+      Retry
+    </Button>
+  );
+}
+
+const JOB_COLUMNS: DataListColumn<JobSummary>[] = [
+  {
+    header: 'Job',
+    card: 'title',
+    cell: (job) => (
+      <>
         {job.subject && <JobSubjectLine subject={job.subject} />}
         <Text size="sm" fw={500}>
           {job.name}
@@ -73,16 +93,27 @@ function JobRow({ job }: { job: JobSummary }) {
         <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
           {job.id}
         </Text>
-      </Table.Td>
-      <Table.Td>
-        <Badge color={state.color} variant="light" tt="none">
-          {state.label}
-        </Badge>
-      </Table.Td>
-      <Table.Td ta="right">
-        {job.attempts} of {job.maxAttempts}
-      </Table.Td>
-      <Table.Td>
+      </>
+    ),
+  },
+  {
+    header: 'State',
+    card: 'aside',
+    cell: (job) => (
+      <Badge color={STATES[job.state].color} variant="light" tt="none">
+        {STATES[job.state].label}
+      </Badge>
+    ),
+  },
+  {
+    header: 'Attempts',
+    align: 'right',
+    cell: (job) => `${job.attempts} of ${job.maxAttempts}`,
+  },
+  {
+    header: 'Times',
+    cell: (job) => (
+      <>
         <Text size="sm">Created {formatDateTime(job.createdAt)}</Text>
         {job.startedAt && <Text size="xs">Started {formatDateTime(job.startedAt)}</Text>}
         {job.completedAt && (
@@ -93,40 +124,23 @@ function JobRow({ job }: { job: JobSummary }) {
         {(job.state === 'created' || job.state === 'retry') && job.startAfter > job.createdAt && (
           <Text size="xs">Not before {formatDateTime(job.startAfter)}</Text>
         )}
-      </Table.Td>
-      <Table.Td>
-        {job.lastError ? (
-          <Text size="sm" c="red.8" style={{ wordBreak: 'break-word' }}>
-            {job.lastError}
-          </Text>
-        ) : (
-          <Text size="sm" c="dimmed">
-            —
-          </Text>
-        )}
-      </Table.Td>
-      <Table.Td>
-        {job.state === 'failed' && (
-          <Button
-            size="xs"
-            variant="light"
-            loading={retry.isPending}
-            aria-label={`Retry ${job.name} ${job.id}`}
-            onClick={() =>
-              retry.mutate(job.id, {
-                onSuccess: () =>
-                  notifySuccess('Job queued again', `${job.name} will run once more.`),
-                onError: (error) => notifyError('Could not retry the job', error),
-              })
-            }
-          >
-            Retry
-          </Button>
-        )}
-      </Table.Td>
-    </Table.Tr>
-  );
-}
+      </>
+    ),
+  },
+  {
+    header: 'Last error',
+    cell: (job) =>
+      job.lastError ? (
+        <Text size="sm" c="red.8" style={{ wordBreak: 'break-word' }}>
+          {job.lastError}
+        </Text>
+      ) : (
+        <Text size="sm" c="dimmed">
+          —
+        </Text>
+      ),
+  },
+];
 
 /**
  * Admin → System → Background jobs: the queue of the job service (waiting, running, completed,
@@ -165,44 +179,19 @@ export function JobsSection() {
             <Text size="sm" c="dimmed" aria-live="polite">
               {rangeText(data.page, data.pageSize, data.items.length, data.total, 'jobs')}
             </Text>
-            <Text size="xs" c="dimmed" hiddenFrom="sm">
-              Scroll the table sideways to see every column.
-            </Text>
-            <Table.ScrollContainer
+            <DataList
+              labelledBy="jobs-heading"
+              rows={data.items}
+              rowKey={(job) => job.id}
+              columns={JOB_COLUMNS}
               minWidth={760}
-              scrollAreaProps={{ type: 'always', viewportProps: { tabIndex: 0 } }}
-            >
-              <Table verticalSpacing="sm" aria-labelledby="jobs-heading">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th scope="col">Job</Table.Th>
-                    <Table.Th scope="col">State</Table.Th>
-                    <Table.Th scope="col" ta="right">
-                      Attempts
-                    </Table.Th>
-                    <Table.Th scope="col">Times</Table.Th>
-                    <Table.Th scope="col">Last error</Table.Th>
-                    <Table.Th scope="col">
-                      <VisuallyHidden>Actions</VisuallyHidden>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.items.map((job) => (
-                    <JobRow key={job.id} job={job} />
-                  ))}
-                  {data.items.length === 0 && (
-                    <Table.Tr>
-                      <Table.Td colSpan={6}>
-                        <Text c="dimmed" ta="center" py="md">
-                          {state ? 'No jobs in this state.' : 'No background jobs yet.'}
-                        </Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  )}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+              actions={(job) => <RetryButton job={job} />}
+              empty={
+                <Text c="dimmed" ta="center" py="md">
+                  {state ? 'No jobs in this state.' : 'No background jobs yet.'}
+                </Text>
+              }
+            />
             <Pager
               label="Background job pages"
               page={page}

@@ -8,7 +8,6 @@ import {
   Select,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
@@ -23,7 +22,9 @@ import { useDepartmentChoices } from '../../departments/api/departments-api';
 import { useRoles } from '../api/roles-api';
 import { USERS_PAGE_SIZE, useUserList } from '../api/users-api';
 import { CreateUserModal } from './create-user-modal';
+import { DataList } from '../../../components/data-list';
 import { Pager } from '../../../components/pager';
+import { PhoneFilters } from '../../../components/phone-filters';
 import { useFilterParams } from '../../../lib/use-filter-params';
 
 import { rangeText } from '../utils/range';
@@ -76,33 +77,39 @@ export function UsersPage() {
           )}
         </Group>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <TextInput
-            label="Search"
-            placeholder="Name, username or email"
-            leftSection={<IconSearch size={16} aria-hidden="true" />}
-            value={searchText}
-            onChange={(event) => {
-              setSearchText(event.currentTarget.value);
-              applySearch(event.currentTarget.value);
-            }}
-          />
-          <Select
-            label="Role"
-            placeholder="Any role"
-            clearable
-            data={roleOptions(roles.data)}
-            value={role}
-            onChange={(value) => update({ role: value })}
-          />
-          <Select
-            label="Department"
-            placeholder="Any department"
-            clearable
-            searchable
-            data={(departments.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
-            value={department}
-            onChange={(value) => update({ department: value })}
-          />
+          <PhoneFilters
+            active={[role, department].filter(Boolean).length}
+            search={
+              <TextInput
+                label="Search"
+                placeholder="Name, username or email"
+                leftSection={<IconSearch size={16} aria-hidden="true" />}
+                value={searchText}
+                onChange={(event) => {
+                  setSearchText(event.currentTarget.value);
+                  applySearch(event.currentTarget.value);
+                }}
+              />
+            }
+          >
+            <Select
+              label="Role"
+              placeholder="Any role"
+              clearable
+              data={roleOptions(roles.data)}
+              value={role}
+              onChange={(value) => update({ role: value })}
+            />
+            <Select
+              label="Department"
+              placeholder="Any department"
+              clearable
+              searchable
+              data={(departments.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
+              value={department}
+              onChange={(value) => update({ department: value })}
+            />
+          </PhoneFilters>
         </SimpleGrid>
         <QueryState query={users} label="Loading users" />
         {data && (
@@ -113,71 +120,58 @@ export function UsersPage() {
               </Text>
               {users.isFetching && <Loader size="xs" aria-label="Updating" />}
             </Group>
-            <Table.ScrollContainer minWidth={760}>
-              <Table highlightOnHover verticalSpacing="sm" aria-labelledby="users-heading">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th scope="col">Name</Table.Th>
-                    <Table.Th scope="col">Username</Table.Th>
-                    <Table.Th scope="col">Role</Table.Th>
-                    <Table.Th scope="col">Department</Table.Th>
-                    <Table.Th scope="col" ta="right">
-                      Direct permissions
-                    </Table.Th>
-                    <Table.Th scope="col" ta="right">
-                      Assignments
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.items.map((u) => (
-                    <Table.Tr
-                      key={u.id}
-                      style={{ cursor: 'pointer' }}
-                      onClick={(event) => {
-                        // A search typed just before must not pull the user back to the list.
-                        applySearch.cancel();
-                        if ((event.target as HTMLElement).closest('a')) return;
-                        void navigate(href('adminUser', { userId: u.id }));
-                      }}
-                    >
-                      <Table.Td>
-                        <Anchor component={Link} to={href('adminUser', { userId: u.id })}>
-                          {displayName(u)}
-                        </Anchor>
-                        {!u.isActive && (
-                          <Badge ml="xs" size="sm" color="gray" variant="light" tt="none">
-                            Inactive
-                          </Badge>
-                        )}
-                      </Table.Td>
-                      <Table.Td>{u.username}</Table.Td>
-                      <Table.Td>
-                        <Badge
-                          variant="light"
-                          tt="none"
-                          color={u.role === 'admin' ? 'red' : 'brand'}
-                        >
-                          {roleName(roles.data, u.role)}
+            <DataList
+              labelledBy="users-heading"
+              rows={data.items}
+              rowKey={(u) => u.id}
+              minWidth={760}
+              columns={[
+                {
+                  header: 'Name',
+                  card: 'title',
+                  cell: (u) => (
+                    <>
+                      <Anchor component={Link} to={href('adminUser', { userId: u.id })}>
+                        {displayName(u)}
+                      </Anchor>
+                      {!u.isActive && (
+                        <Badge ml="xs" size="sm" color="gray" variant="light" tt="none">
+                          Inactive
                         </Badge>
-                      </Table.Td>
-                      <Table.Td>{u.department ?? '—'}</Table.Td>
-                      <Table.Td ta="right">{u.directPermissions.length}</Table.Td>
-                      <Table.Td ta="right">{u.assignmentCount}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                  {data.items.length === 0 && (
-                    <Table.Tr>
-                      <Table.Td colSpan={6}>
-                        <Text c="dimmed" ta="center" py="md">
-                          No users match these filters.
-                        </Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  )}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+                      )}
+                    </>
+                  ),
+                },
+                { header: 'Username', card: 'subtitle', cell: (u) => u.username },
+                {
+                  header: 'Role',
+                  card: 'aside',
+                  cell: (u) => (
+                    <Badge variant="light" tt="none" color={u.role === 'admin' ? 'red' : 'brand'}>
+                      {roleName(roles.data, u.role)}
+                    </Badge>
+                  ),
+                },
+                { header: 'Department', cell: (u) => u.department ?? '—' },
+                {
+                  header: 'Direct permissions',
+                  align: 'right',
+                  cell: (u) => u.directPermissions.length,
+                },
+                { header: 'Assignments', align: 'right', cell: (u) => u.assignmentCount },
+              ]}
+              onRowClick={(u, event) => {
+                // A search typed just before must not pull the user back to the list.
+                applySearch.cancel();
+                if ((event.target as HTMLElement).closest('a')) return;
+                void navigate(href('adminUser', { userId: u.id }));
+              }}
+              empty={
+                <Text c="dimmed" ta="center" py="md">
+                  No users match these filters.
+                </Text>
+              }
+            />
             <Pager
               label="Users pages"
               page={page}

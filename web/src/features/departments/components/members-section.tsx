@@ -1,13 +1,14 @@
 /**
  * A department's members: search and paging in the URL (`?search=&page=`), a table on a wide
- * screen and stacked rows on a phone. With department.manage there (and the department not
+ * screen and cards on a phone (`DataList`). With department.manage there (and the department not
  * archived): adding people, changing a member's role and end date, removing one.
  */
 import type { DepartmentDetail, DepartmentMember } from '@learning-hub/core';
-import { Badge, Button, Group, Loader, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useDebouncedCallback, useMediaQuery } from '@mantine/hooks';
+import { Badge, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
 import { IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
+import { DataList, type DataListColumn } from '../../../components/data-list';
 import { Pager } from '../../../components/pager';
 import { useFilterParams } from '../../../lib/use-filter-params';
 import { MEMBERS_PAGE_SIZE, useMembers } from '../api/departments-api';
@@ -15,9 +16,6 @@ import { roleLabels, untilText } from './department-format';
 import { AddMemberDialog, EditMemberDialog, RemoveMemberDialog } from './member-dialogs';
 import { QueryState } from '../../../components/query-state';
 import { displayName, countText } from '../../../lib/format';
-
-/** Below this width the members are stacked rows instead of a table. */
-const PHONE_QUERY = '(max-width: 48em)';
 
 type Dialog =
   | { kind: 'add' }
@@ -53,7 +51,6 @@ export function MembersSection({
     page,
     pageSize: MEMBERS_PAGE_SIZE,
   });
-  const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
   const [dialog, setDialog] = useState<Dialog>(null);
   const data = members.data;
   const actions = manage
@@ -99,10 +96,19 @@ export function MembersSection({
             <Text c="dimmed" ta="center" py="md">
               {search ? 'Nobody matches this search.' : 'This department has no members yet.'}
             </Text>
-          ) : phone ? (
-            <MemberRows members={data.items} actions={actions} />
           ) : (
-            <MemberTable members={data.items} actions={actions} />
+            <DataList
+              label="Members"
+              rows={data.items}
+              rowKey={(member) => member.id}
+              columns={MEMBER_COLUMNS}
+              actions={
+                actions
+                  ? (member) => <MemberActions member={member} actions={actions} />
+                  : undefined
+              }
+              minWidth={actions ? 760 : 600}
+            />
           )}
           <Pager
             label="Member pages"
@@ -180,87 +186,15 @@ function MemberActions({ member, actions }: { member: DepartmentMember; actions:
   );
 }
 
-function MemberTable({
-  members,
-  actions,
-}: {
-  members: DepartmentMember[];
-  actions: RowActions | null;
-}) {
-  return (
-    <Table.ScrollContainer minWidth={actions ? 760 : 600}>
-      <Table verticalSpacing="sm" aria-label="Members">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Name</Table.Th>
-            <Table.Th scope="col">Role</Table.Th>
-            <Table.Th scope="col">Username</Table.Th>
-            <Table.Th scope="col">Membership</Table.Th>
-            <Table.Th scope="col">Ends</Table.Th>
-            {actions && <Table.Th scope="col">Actions</Table.Th>}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {members.map((member) => (
-            <Table.Tr key={member.id}>
-              <Table.Td>{displayName(member)}</Table.Td>
-              <Table.Td>
-                <RoleBadges member={member} />
-              </Table.Td>
-              <Table.Td>{member.username}</Table.Td>
-              <Table.Td>{SOURCE_LABELS[member.source]}</Table.Td>
-              <Table.Td>{endText(member)}</Table.Td>
-              {actions && (
-                <Table.Td>
-                  <MemberActions member={member} actions={actions} />
-                </Table.Td>
-              )}
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  );
-}
-
-/** On a phone: one stacked block per member. */
-function MemberRows({
-  members,
-  actions,
-}: {
-  members: DepartmentMember[];
-  actions: RowActions | null;
-}) {
-  return (
-    <Stack
-      component="ul"
-      gap="xs"
-      aria-label="Members"
-      style={{ listStyle: 'none', padding: 0, margin: 0 }}
-    >
-      {members.map((member) => (
-        <Paper component="li" key={member.id} withBorder p="sm">
-          <Stack gap={6}>
-            <Group justify="space-between" wrap="wrap" gap="xs">
-              <div style={{ minWidth: 0 }}>
-                <Text fw={500} style={{ overflowWrap: 'anywhere' }}>
-                  {displayName(member)}
-                </Text>
-                <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                  {member.username}
-                </Text>
-              </div>
-              <RoleBadges member={member} />
-            </Group>
-            <Text size="sm">
-              {[SOURCE_LABELS[member.source], member.expiresAt ? untilText(member.expiresAt) : '']
-                .filter(Boolean)
-                .join(' · ')}
-            </Text>
-            {actions && <MemberActions member={member} actions={actions} />}
-          </Stack>
-        </Paper>
-      ))}
-    </Stack>
-  );
-}
+const MEMBER_COLUMNS: DataListColumn<DepartmentMember>[] = [
+  { header: 'Name', cell: displayName, card: 'title' },
+  { header: 'Role', cell: (member) => <RoleBadges member={member} />, card: 'aside' },
+  { header: 'Username', cell: (member) => member.username, card: 'subtitle' },
+  { header: 'Membership', cell: (member) => SOURCE_LABELS[member.source], card: 'meta' },
+  {
+    header: 'Ends',
+    cell: endText,
+    cardCell: (member) => (member.expiresAt ? untilText(member.expiresAt) : ''),
+    card: 'meta',
+  },
+];

@@ -55,7 +55,4 @@ export function EmptyText({ children }: { children: ReactNode }) {
   );
 }
 
-/** `1 learner`, `3 learners`. */
-export function count(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+export { countText as count } from '../../../lib/format';

@@ -33,6 +33,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 
 import { ConfirmModal } from '../../../components/confirm-modal';
+import { DataList, type DataListColumn } from '../../../components/data-list';
 import { RichTextView } from '../../../components/rich-text/rich-text-view';
 
 import { formatBytes, formatDateTime } from '../../../lib/format';
@@ -389,75 +390,61 @@ function Versions({
       </Title>
       <QueryState query={versions} label="Loading the versions" />
       {versions.data && (
-        <Table.ScrollContainer minWidth={560}>
-          <Table aria-label="Versions">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Version</Table.Th>
-                <Table.Th>File</Table.Th>
-                <Table.Th>Size</Table.Th>
-                <Table.Th>Added</Table.Th>
-                {!inTrash && <Table.Th>Download</Table.Th>}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {versions.data.items.map((v) => (
-                <VersionRow
-                  key={v.id}
-                  version={v}
-                  inTrash={inTrash}
-                  busy={busy === v.version}
-                  onDownload={() => void onDownload(v.version, v.file.name, v.downloadUrl)}
-                />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataList
+          label="Versions"
+          rows={versions.data.items}
+          rowKey={(v) => v.id}
+          columns={VERSION_COLUMNS}
+          minWidth={560}
+          actionsHeader="Download"
+          actions={
+            inTrash
+              ? undefined
+              : (v) => (
+                  <Button
+                    size="compact-sm"
+                    variant="subtle"
+                    leftSection={<IconDownload size={14} aria-hidden />}
+                    loading={busy === v.version}
+                    aria-label={`Download version ${v.version}`}
+                    onClick={() => void onDownload(v.version, v.file.name, v.downloadUrl)}
+                  >
+                    Download
+                  </Button>
+                )
+          }
+        />
       )}
     </Stack>
   );
 }
 
-function VersionRow({
-  version: v,
-  inTrash,
-  busy,
-  onDownload,
-}: {
-  version: LibraryVersion;
-  inTrash: boolean;
-  busy: boolean;
-  onDownload(): void;
-}) {
-  return (
-    <Table.Tr>
-      <Table.Td>
-        <Group gap={6} wrap="nowrap">
-          {v.version}
-          {v.current && (
-            <Badge size="sm" variant="light" color="green">
-              Current
-            </Badge>
-          )}
-        </Group>
-      </Table.Td>
-      <Table.Td style={{ overflowWrap: 'anywhere' }}>{v.file.name}</Table.Td>
-      <Table.Td>{formatBytes(v.file.size)}</Table.Td>
-      <Table.Td>{`${formatDateTime(v.createdAt)} by ${v.createdBy.name}`}</Table.Td>
-      {!inTrash && (
-        <Table.Td>
-          <Button
-            size="compact-sm"
-            variant="subtle"
-            leftSection={<IconDownload size={14} aria-hidden />}
-            loading={busy}
-            aria-label={`Download version ${v.version}`}
-            onClick={onDownload}
-          >
-            Download
-          </Button>
-        </Table.Td>
-      )}
-    </Table.Tr>
-  );
-}
+const VERSION_COLUMNS: DataListColumn<LibraryVersion>[] = [
+  {
+    header: 'Version',
+    card: 'title',
+    cell: (v) => (
+      <Group gap={6} wrap="nowrap">
+        {v.version}
+        {v.current && (
+          <Badge size="sm" variant="light" color="green">
+            Current
+          </Badge>
+        )}
+      </Group>
+    ),
+    cardCell: (v) => (
+      <Group gap={6} wrap="nowrap">
+        {`Version ${v.version}`}
+        {v.current && (
+          <Badge size="sm" variant="light" color="green">
+            Current
+          </Badge>
+        )}
+      </Group>
+    ),
+  },
+  { header: 'File', cell: (v) => v.file.name, wrapAnywhere: true },
+  { header: 'Size', cell: (v) => formatBytes(v.file.size) },
+  { header: 'Added', cell: (v) => `${formatDateTime(v.createdAt)} by ${v.createdBy.name}` },
+];

@@ -16,7 +16,6 @@ import {
   Select,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
@@ -33,7 +32,9 @@ import {
 } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { DataList, type DataListColumn } from '../../../components/data-list';
 import { Pager } from '../../../components/pager';
+import { PhoneFilters } from '../../../components/phone-filters';
 import { useCan } from '../../../lib/auth/use-can';
 import { useCatalogue } from '../../classroom/api/courses-api';
 import { useDepartmentChoices } from '../../departments/api/departments-api';
@@ -127,6 +128,28 @@ export function LibraryPage() {
   );
   const courses = useCatalogue({ scope: 'mine', state: 'any', pageSize: 100 }, scope === 'course');
 
+  // On a phone the filters wait behind one button (PhoneFilters).
+  const activeFilters = [
+    kind,
+    categoryId,
+    tag,
+    scope,
+    mine || null,
+    sort === 'updated' ? null : sort,
+  ].filter(Boolean).length;
+  const searchField = (
+    <TextInput
+      label="Search"
+      placeholder="Title, description, tags or text"
+      leftSection={<IconSearch size={16} aria-hidden="true" />}
+      value={searchText}
+      onChange={(event) => {
+        setSearchText(event.currentTarget.value);
+        applySearch(event.currentTarget.value);
+      }}
+    />
+  );
+
   return (
     <Stack gap="lg">
       <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
@@ -200,91 +223,83 @@ export function LibraryPage() {
           Items moved to the trash that you may restore. Restoring puts an item back where it was.
         </Text>
       )}
-      <TextInput
-        label="Search"
-        placeholder="Title, description, tags or text"
-        leftSection={<IconSearch size={16} aria-hidden="true" />}
-        value={searchText}
-        onChange={(event) => {
-          setSearchText(event.currentTarget.value);
-          applySearch(event.currentTarget.value);
-        }}
-      />
-      <SimpleGrid cols={{ base: 2, sm: 3, md: 4 }} spacing="sm">
-        <Select
-          label="Type"
-          placeholder="Any type"
-          clearable
-          data={LIBRARY_ITEM_KINDS.map((k) => ({ value: k, label: KIND_LABELS[k] }))}
-          value={kind}
-          onChange={(value) => filters.set({ kind: value })}
-        />
-        <Select
-          label="Category"
-          placeholder="Any category"
-          clearable
-          searchable
-          data={categoryOptions(categories.data)}
-          value={categoryId}
-          onChange={(value) => filters.set({ category: value })}
-        />
-        <TextInput
-          label="Tag"
-          placeholder="Any tag"
-          value={tagText}
-          onChange={(event) => {
-            setTagText(event.currentTarget.value);
-            applyTag(event.currentTarget.value);
-          }}
-        />
-        <Select
-          label="Shared with"
-          placeholder="Anyone"
-          clearable
-          data={SCOPES}
-          value={scope}
-          onChange={(value) => filters.set({ scope: value, department: null, course: null })}
-        />
-        {scope === 'department' && (
+      <PhoneFilters search={searchField} active={activeFilters}>
+        <SimpleGrid cols={{ base: 2, sm: 3, md: 4 }} spacing="sm">
           <Select
-            label="Department"
-            placeholder="Any department"
+            label="Type"
+            placeholder="Any type"
+            clearable
+            data={LIBRARY_ITEM_KINDS.map((k) => ({ value: k, label: KIND_LABELS[k] }))}
+            value={kind}
+            onChange={(value) => filters.set({ kind: value })}
+          />
+          <Select
+            label="Category"
+            placeholder="Any category"
             clearable
             searchable
-            data={(departments.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
-            value={departmentId}
-            onChange={(value) => filters.set({ department: value })}
+            data={categoryOptions(categories.data)}
+            value={categoryId}
+            onChange={(value) => filters.set({ category: value })}
           />
-        )}
-        {scope === 'course' && (
+          <TextInput
+            label="Tag"
+            placeholder="Any tag"
+            value={tagText}
+            onChange={(event) => {
+              setTagText(event.currentTarget.value);
+              applyTag(event.currentTarget.value);
+            }}
+          />
           <Select
-            label="Course"
-            placeholder="Any course"
+            label="Shared with"
+            placeholder="Anyone"
             clearable
-            searchable
-            data={(courses.data?.items ?? []).map((c) => ({
-              value: c.id,
-              label: `${c.code} · ${c.title}`,
-            }))}
-            value={courseId}
-            onChange={(value) => filters.set({ course: value })}
+            data={SCOPES}
+            value={scope}
+            onChange={(value) => filters.set({ scope: value, department: null, course: null })}
+          />
+          {scope === 'department' && (
+            <Select
+              label="Department"
+              placeholder="Any department"
+              clearable
+              searchable
+              data={(departments.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
+              value={departmentId}
+              onChange={(value) => filters.set({ department: value })}
+            />
+          )}
+          {scope === 'course' && (
+            <Select
+              label="Course"
+              placeholder="Any course"
+              clearable
+              searchable
+              data={(courses.data?.items ?? []).map((c) => ({
+                value: c.id,
+                label: `${c.code} · ${c.title}`,
+              }))}
+              value={courseId}
+              onChange={(value) => filters.set({ course: value })}
+            />
+          )}
+          <Select
+            label="Sort by"
+            data={SORTS.map((s) => ({ ...s }))}
+            value={sort}
+            allowDeselect={false}
+            onChange={(value) => filters.set({ sort: value === 'updated' ? null : value })}
+          />
+        </SimpleGrid>
+        {!trash && (
+          <Checkbox
+            label="Added by me"
+            checked={mine}
+            onChange={(event) => filters.set({ mine: event.currentTarget.checked ? 'true' : null })}
           />
         )}
-        <Select
-          label="Sort by"
-          data={SORTS.map((s) => ({ ...s }))}
-          value={sort}
-          allowDeselect={false}
-          onChange={(value) => filters.set({ sort: value === 'updated' ? null : value })}
-        />
-      </SimpleGrid>
-      {!trash && (
-        <Checkbox
-          label="Added by me"
-          checked={mine}
-          onChange={(event) => filters.set({ mine: event.currentTarget.checked ? 'true' : null })}
-        />
-      )}
+      </PhoneFilters>
       <QueryState query={list} label="Loading the library" />
       {data && (
         <>
@@ -316,7 +331,7 @@ export function LibraryPage() {
               onUpload={() => setDialog('upload')}
             />
           ) : (
-            <ItemTable items={data.items} trash={trash} canManage={data.canManage} />
+            <ItemList items={data.items} trash={trash} canManage={data.canManage} />
           )}
           <Pager
             label="Library pages"
@@ -386,7 +401,57 @@ function EmptyLibrary({
   );
 }
 
-function ItemTable({
+const ITEM_COLUMNS = (trash: boolean): DataListColumn<LibraryItemSummary>[] => [
+  {
+    header: 'Title',
+    card: 'title',
+    cell: (item) => (
+      <Group gap="sm" wrap="nowrap" align="flex-start">
+        <ItemPicture item={item} />
+        <Stack gap={4} style={{ minWidth: 0 }}>
+          <Anchor component={Link} to={href('libraryItem', { itemId: item.id })} fw={500}>
+            {item.title}
+          </Anchor>
+          {item.tags.length > 0 && (
+            <Group gap={4}>
+              {item.tags.map((t) => (
+                <Badge key={t} variant="light" size="sm" tt="none">
+                  {t}
+                </Badge>
+              ))}
+            </Group>
+          )}
+        </Stack>
+      </Group>
+    ),
+  },
+  {
+    header: trash ? 'Deleted' : 'Updated',
+    cell: (item) => formatDateTime(trash ? item.deletedAt : item.updatedAt),
+  },
+  { header: 'Shared with', cell: scopeText },
+  { header: 'Category', cell: (item) => item.category?.name ?? '—' },
+  {
+    header: 'Size',
+    cell: (item) => (item.file ? formatBytes(item.file.size) : '—'),
+    cardCell: (item) => (item.file ? formatBytes(item.file.size) : ''),
+    card: 'meta',
+  },
+  {
+    header: 'Views',
+    cell: (item) => item.viewCount,
+    cardCell: (item) => countText(item.viewCount, 'view', 'views'),
+    card: 'meta',
+  },
+  {
+    header: 'Downloads',
+    cell: (item) => (item.file ? item.downloadCount : '—'),
+    cardCell: (item) => (item.file ? countText(item.downloadCount, 'download', 'downloads') : ''),
+    card: 'meta',
+  },
+];
+
+function ItemList({
   items,
   trash,
   canManage,
@@ -396,58 +461,14 @@ function ItemTable({
   canManage: boolean;
 }) {
   return (
-    <Table.ScrollContainer minWidth={760}>
-      <Table verticalSpacing="sm" aria-label={trash ? 'Items in the trash' : 'Library items'}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Title</Table.Th>
-            <Table.Th>{trash ? 'Deleted' : 'Updated'}</Table.Th>
-            <Table.Th>Shared with</Table.Th>
-            <Table.Th>Category</Table.Th>
-            <Table.Th>Size</Table.Th>
-            <Table.Th>Views</Table.Th>
-            <Table.Th>Downloads</Table.Th>
-            {trash && <Table.Th>Actions</Table.Th>}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {items.map((item) => (
-            <Table.Tr key={item.id}>
-              <Table.Td>
-                <Group gap="sm" wrap="nowrap" align="flex-start">
-                  <ItemPicture item={item} />
-                  <Stack gap={4} style={{ minWidth: 0 }}>
-                    <Anchor component={Link} to={href('libraryItem', { itemId: item.id })} fw={500}>
-                      {item.title}
-                    </Anchor>
-                    {item.tags.length > 0 && (
-                      <Group gap={4}>
-                        {item.tags.map((t) => (
-                          <Badge key={t} variant="light" size="sm" tt="none">
-                            {t}
-                          </Badge>
-                        ))}
-                      </Group>
-                    )}
-                  </Stack>
-                </Group>
-              </Table.Td>
-              <Table.Td>{formatDateTime(trash ? item.deletedAt : item.updatedAt)}</Table.Td>
-              <Table.Td>{scopeText(item)}</Table.Td>
-              <Table.Td>{item.category?.name ?? '—'}</Table.Td>
-              <Table.Td>{item.file ? formatBytes(item.file.size) : '—'}</Table.Td>
-              <Table.Td>{item.viewCount}</Table.Td>
-              <Table.Td>{item.file ? item.downloadCount : '—'}</Table.Td>
-              {trash && (
-                <Table.Td>
-                  <TrashRowActions item={item} canPurge={canManage} />
-                </Table.Td>
-              )}
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataList
+      label={trash ? 'Items in the trash' : 'Library items'}
+      rows={items}
+      rowKey={(item) => item.id}
+      columns={ITEM_COLUMNS(trash)}
+      minWidth={760}
+      actions={trash ? (item) => <TrashRowActions item={item} canPurge={canManage} /> : undefined}
+    />
   );
 }
 

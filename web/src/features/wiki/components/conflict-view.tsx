@@ -20,12 +20,16 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
-import { useState } from 'react';
+import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import { RichTextView } from '../../../components/rich-text/rich-text-view';
 import { formatDateTime, countText } from '../../../lib/format';
 import { mergedHtml, type MergeChoice } from './merge';
-import { PHONE_QUERY } from './wiki-format';
+import { usePhone } from '../../../lib/use-phone';
+
+/** A part scrolled to stops below the app's fixed header, not under it. */
+const BELOW_HEADER: CSSProperties = {
+  scrollMarginTop: 'calc(var(--app-shell-header-offset, 60px) + var(--mantine-spacing-md))',
+};
 
 export interface MergedVersion {
   title: string;
@@ -58,7 +62,17 @@ export function ConflictView({
   onEdit(merged: MergedVersion): void;
   onDiscard(): void;
 }) {
-  const phone = useMediaQuery(PHONE_QUERY) ?? false;
+  const phone = usePhone();
+  // The view replaces the editor, whose Save button was far down the page: the reader starts at
+  // the explanation (focused, so a screen reader reads it), not in the middle of a version.
+  const explanation = useRef<HTMLDivElement>(null);
+  const firstConflict = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const element = explanation.current;
+    if (!element) return;
+    element.focus({ preventScroll: true });
+    element.scrollIntoView({ block: 'start' });
+  }, []);
   const { current, mine, merge } = conflict;
   const [choices, setChoices] = useState<ReadonlyMap<number, MergeChoice>>(new Map());
   const [title, setTitle] = useState(merge.title);
@@ -77,11 +91,30 @@ export function ConflictView({
   return (
     <Stack gap="lg">
       <Alert
+        ref={explanation}
+        tabIndex={-1}
+        style={BELOW_HEADER}
         color="yellow"
         role="alert"
         title="Someone else saved this page while you were editing it."
       >
-        {`They saved ${by}${current.summary ? ` (“${current.summary}”)` : ''}. Your changes are not saved yet: settle each conflict below, then save the merged version.`}
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">
+            {`They saved ${by}${current.summary ? ` (“${current.summary}”)` : ''}. Your changes are not saved yet: settle each conflict below, then save the merged version.`}
+          </Text>
+          {merge.conflicts > 0 && (
+            <Button
+              size="xs"
+              variant="white"
+              onClick={() => {
+                firstConflict.current?.scrollIntoView({ block: 'start' });
+                firstConflict.current?.focus({ preventScroll: true });
+              }}
+            >
+              Go to the first conflict
+            </Button>
+          )}
+        </Stack>
       </Alert>
 
       <Stack gap="xs" component="section" aria-labelledby="conflict-versions">
@@ -139,7 +172,13 @@ export function ConflictView({
               p="sm"
               component="section"
               aria-label={label}
-              style={{ borderColor: 'var(--mantine-color-orange-filled)', borderWidth: 2 }}
+              ref={ordinals[index] === 1 ? firstConflict : undefined}
+              tabIndex={-1}
+              style={{
+                ...BELOW_HEADER,
+                borderColor: 'var(--mantine-color-orange-filled)',
+                borderWidth: 2,
+              }}
             >
               <Stack gap="sm">
                 <Title order={3} size="h5">

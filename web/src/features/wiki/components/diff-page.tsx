@@ -20,7 +20,6 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { Fragment, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
@@ -29,7 +28,7 @@ import { formatDateTime, countText } from '../../../lib/format';
 import { useFilterParams } from '../../../lib/use-filter-params';
 import { useWikiDiff, useWikiPage } from '../api/wiki-api';
 import { PageBreadcrumbs, PageError } from './page-view';
-import { PHONE_QUERY } from './wiki-format';
+import { usePhone } from '../../../lib/use-phone';
 import './wiki.css';
 import { QueryLoader, ErrorAlert } from '../../../components/query-state';
 import { href } from '../../../lib/links';
@@ -81,7 +80,7 @@ export function WikiDiffPage() {
   const filters = useFilterParams();
   const from = Number(filters.get('from')) || 0;
   const to = Number(filters.get('to')) || 0;
-  const phone = useMediaQuery(PHONE_QUERY) ?? false;
+  const phone = usePhone();
   const inline = phone || filters.get('mode') === 'inline';
   const page = useWikiPage(pageId);
   const diff = useWikiDiff(pageId, from, to);

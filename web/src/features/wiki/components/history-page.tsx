@@ -5,11 +5,11 @@
  * on its own.
  */
 import type { WikiRevisionSummary } from '@learning-hub/core';
-import { Anchor, Badge, Button, Group, Radio, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Radio, Stack, Text, Title } from '@mantine/core';
 import { IconArrowsDiff } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-
+import { DataList, type DataListColumn } from '../../../components/data-list';
 import { Pager } from '../../../components/pager';
 
 import { formatDateTime, countText } from '../../../lib/format';
@@ -79,35 +79,21 @@ export function WikiHistoryPage() {
                 Compare selected revisions
               </Button>
             </Group>
-            <Table.ScrollContainer minWidth={720}>
-              <Table verticalSpacing="xs" aria-label="Revisions">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th w={56}>From</Table.Th>
-                    <Table.Th w={56}>To</Table.Th>
-                    <Table.Th>Revision</Table.Th>
-                    <Table.Th>Summary</Table.Th>
-                    <Table.Th>Saved</Table.Th>
-                    <Table.Th>By</Table.Th>
-                    <Table.Th>Size</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {list.map((r) => (
-                    <RevisionRow
-                      key={r.id}
-                      pageId={pageId}
-                      revision={r}
-                      current={r.number === page.data.revision}
-                      from={from}
-                      to={to}
-                      onFrom={() => setChosen((c) => ({ ...c, from: r.number, to }))}
-                      onTo={() => setChosen((c) => ({ ...c, to: r.number, from }))}
-                    />
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <DataList
+              label="Revisions"
+              rows={list}
+              rowKey={(r) => r.id}
+              verticalSpacing="xs"
+              minWidth={720}
+              columns={revisionColumns({
+                pageId,
+                current: page.data.revision,
+                from,
+                to,
+                onFrom: (n) => setChosen((c) => ({ ...c, from: n, to })),
+                onTo: (n) => setChosen((c) => ({ ...c, to: n, from })),
+              })}
+            />
             <Pager
               label="Revision pages"
               page={filters.page}
@@ -125,9 +111,8 @@ export function WikiHistoryPage() {
   );
 }
 
-function RevisionRow({
+function revisionColumns({
   pageId,
-  revision: r,
   current,
   from,
   to,
@@ -135,32 +120,41 @@ function RevisionRow({
   onTo,
 }: {
   pageId: string;
-  revision: WikiRevisionSummary;
-  current: boolean;
+  /** The page's current revision. */
+  current: number;
   from: number | null;
   to: number | null;
-  onFrom(): void;
-  onTo(): void;
-}) {
-  return (
-    <Table.Tr>
-      <Table.Td>
-        <Radio
-          name="from"
-          aria-label={`Compare from revision ${r.number}`}
-          checked={from === r.number}
-          onChange={onFrom}
-        />
-      </Table.Td>
-      <Table.Td>
-        <Radio
-          name="to"
-          aria-label={`Compare to revision ${r.number}`}
-          checked={to === r.number}
-          onChange={onTo}
-        />
-      </Table.Td>
-      <Table.Td>
+  onFrom(revision: number): void;
+  onTo(revision: number): void;
+}): DataListColumn<WikiRevisionSummary>[] {
+  const choice = (r: WikiRevisionSummary, side: 'from' | 'to', label?: string) => (
+    <Radio
+      name={side}
+      label={label}
+      aria-label={`Compare ${side} revision ${r.number}`}
+      checked={(side === 'from' ? from : to) === r.number}
+      onChange={() => (side === 'from' ? onFrom : onTo)(r.number)}
+    />
+  );
+  return [
+    {
+      header: 'From',
+      width: 56,
+      card: 'aside',
+      cell: (r) => choice(r, 'from'),
+      cardCell: (r) => choice(r, 'from', 'From'),
+    },
+    {
+      header: 'To',
+      width: 56,
+      card: 'aside',
+      cell: (r) => choice(r, 'to'),
+      cardCell: (r) => choice(r, 'to', 'To'),
+    },
+    {
+      header: 'Revision',
+      card: 'title',
+      cell: (r) => (
         <Group gap={6} wrap="nowrap">
           <Anchor
             component={Link}
@@ -169,7 +163,7 @@ function RevisionRow({
           >
             {`Revision ${r.number}`}
           </Anchor>
-          {current && (
+          {r.number === current && (
             <Badge size="sm" variant="light" color="green">
               Current
             </Badge>
@@ -180,24 +174,30 @@ function RevisionRow({
             </Badge>
           )}
         </Group>
-      </Table.Td>
-      <Table.Td style={{ overflowWrap: 'anywhere' }}>
-        {r.summary || (
-          <Text component="span" size="sm" c="dimmed">
-            No summary
-          </Text>
-        )}
-        {r.restoredFrom !== null && (
-          <Text
-            component="span"
-            size="sm"
-            c="dimmed"
-          >{` (restored from revision ${r.restoredFrom})`}</Text>
-        )}
-      </Table.Td>
-      <Table.Td>{formatDateTime(r.createdAt)}</Table.Td>
-      <Table.Td>{r.author.name}</Table.Td>
-      <Table.Td>{`${numberFormat.format(r.size)} characters`}</Table.Td>
-    </Table.Tr>
-  );
+      ),
+    },
+    {
+      header: 'Summary',
+      wrapAnywhere: true,
+      cell: (r) => (
+        <>
+          {r.summary || (
+            <Text component="span" size="sm" c="dimmed">
+              No summary
+            </Text>
+          )}
+          {r.restoredFrom !== null && (
+            <Text
+              component="span"
+              size="sm"
+              c="dimmed"
+            >{` (restored from revision ${r.restoredFrom})`}</Text>
+          )}
+        </>
+      ),
+    },
+    { header: 'Saved', card: 'meta', cell: (r) => formatDateTime(r.createdAt) },
+    { header: 'By', card: 'meta', cell: (r) => r.author.name },
+    { header: 'Size', card: 'meta', cell: (r) => `${numberFormat.format(r.size)} characters` },
+  ];
 }

@@ -20,7 +20,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import {
   IconArrowsMove,
@@ -53,7 +53,8 @@ import { SpaceTree } from './space-tree';
 import { PurgeConfirm } from '../../../components/trash-actions';
 import { useRestoreFromTrash, WIKI_PURGE_KEPT } from './trash-actions';
 import { WikiContent } from './wiki-content';
-import { PHONE_QUERY, StatusBadge, updatedLine } from './wiki-format';
+import { usePhone } from '../../../lib/use-phone';
+import { StatusBadge, updatedLine } from './wiki-format';
 import { QueryState } from '../../../components/query-state';
 import { href } from '../../../lib/links';
 
@@ -126,7 +127,7 @@ export function PageBreadcrumbs({ page, current }: { page: WikiPage; current?: s
 
 function PageBody({ page }: { page: WikiPage }) {
   const navigate = useNavigate();
-  const phone = useMediaQuery(PHONE_QUERY) ?? false;
+  const phone = usePhone();
   const [dialog, setDialog] = useState<Dialog>(null);
   const trash = useTrashWikiPage();
   const purge = usePurgeWikiPage();

@@ -31,9 +31,6 @@ export function updatedLine(
   ].join(' · ');
 }
 
-/** Media query of a phone-sized screen, where side columns fold into the page. */
-export const PHONE_QUERY = '(max-width: 48em)';
-
 /**
  * Whether the user may open the Page creator at all (its route's requirement: wiki.create and the
  * role instructor or admin); creating in a space also needs that space's `can.create`.

@@ -20,7 +20,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useDebouncedCallback, useMediaQuery } from '@mantine/hooks';
+import { useDebouncedCallback } from '@mantine/hooks';
 import { IconArrowLeft, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -33,7 +33,8 @@ import { useFilterParams } from '../../../lib/use-filter-params';
 import { useWikiList, useWikiSpaces, useWikiTree } from '../api/wiki-api';
 import { SpaceTree } from './space-tree';
 import { WikiTrashActions, WikiTrashRowActions } from './trash-actions';
-import { PHONE_QUERY, StatusBadge, useMayOpenCreator } from './wiki-format';
+import { usePhone } from '../../../lib/use-phone';
+import { StatusBadge, useMayOpenCreator } from './wiki-format';
 import { QueryState } from '../../../components/query-state';
 import { href } from '../../../lib/links';
 
@@ -111,7 +112,7 @@ export function WikiHomePage() {
 
 function HomeView({ spaces, space }: { spaces: WikiSpace[]; space: WikiSpace | null }) {
   const filters = useFilterParams();
-  const phone = useMediaQuery(PHONE_QUERY) ?? false;
+  const phone = usePhone();
   const search = filters.get('search') ?? '';
   const [searchText, setSearchText] = useState(search);
   const applySearch = useDebouncedCallback(
