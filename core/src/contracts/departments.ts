@@ -7,7 +7,14 @@
  */
 import { z } from 'zod';
 import { DepartmentSchema } from './admin';
-import { departmentName, IsoDateTime, PageQuerySchema, pageOf, pageQuery, storableText } from './common';
+import {
+  departmentName,
+  IsoDateTime,
+  PageQuerySchema,
+  pageOf,
+  pageQuery,
+  storableText,
+} from './common';
 
 /** Longest department description, in characters of HTML. */
 export const DEPARTMENT_DESCRIPTION_MAX = 50_000;
