@@ -38,7 +38,7 @@ export const DEFAULT_ROUTES: MockRoutes = {
     },
   },
   'POST /api/auth/log': { status: 204 },
-  'GET /api/wiki/pages': { body: { pages: [], total: 0, page: 1, pageSize: 20 } },
+  'GET /api/wiki/pages': { body: { items: [], total: 0, page: 1, pageSize: 20 } },
 };
 
 export interface FetchMock {

@@ -45,6 +45,11 @@ interface Registration {
   handler: JobHandler<unknown>;
   options: Required<JobOptions>;
   working: boolean;
+  /**
+   * Its queue's creation when it was registered after pg-boss started: a send waits for it, so a
+   * job is never sent to a queue that does not exist yet.
+   */
+  queued?: Promise<void>;
 }
 
 /**
@@ -100,8 +105,8 @@ export class PgBossJobService implements JobService {
     };
     this.#registrations.set(type.name, registration);
     if (this.#booting) {
-      void this.#booting
-        .then(() => this.#createQueue(registration))
+      registration.queued = this.#booting.then(() => this.#createQueue(registration));
+      void registration.queued
         .then(() => (this.#working ? this.#work(registration) : undefined))
         .catch((error: unknown) => this.log.error({ err: error }, 'pg-boss: register failed'));
     }
@@ -112,6 +117,7 @@ export class PgBossJobService implements JobService {
     if (!registration) throw new Error(`job ${type.name} is not registered`);
     const checked = type.schema.parse(data);
     await this.#boot();
+    await registration.queued;
     return this.#boss.send(type.name, (checked ?? {}) as object, {
       ...(options.startAfter === undefined ? {} : { startAfter: new Date(options.startAfter) }),
       ...(options.singletonKey === undefined ? {} : { singletonKey: options.singletonKey }),

@@ -29,7 +29,8 @@ import {
   IconTrashX,
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
+import { useViewOnce } from '../../../lib/use-view-once';
 import { Link, useNavigate, useParams } from 'react-router';
 
 import { ConfirmModal } from '../../../components/confirm-modal';
@@ -102,13 +103,7 @@ function useDownload(item: LibraryItem) {
 export function ItemPage() {
   const { itemId = '' } = useParams();
   const item = useLibraryItem(itemId);
-  const viewed = useRef<string | null>(null);
-
-  useEffect(() => {
-    if (viewed.current === itemId) return;
-    viewed.current = itemId;
-    recordView(itemId);
-  }, [itemId]);
+  useViewOnce(itemId, recordView);
 
   if (item.isPending || item.isError) {
     return (

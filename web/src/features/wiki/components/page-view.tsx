@@ -34,7 +34,8 @@ import {
   IconTrash,
   IconTrashX,
 } from '@tabler/icons-react';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
+import { useViewOnce } from '../../../lib/use-view-once';
 import { Link, useNavigate, useParams } from 'react-router';
 
 import { ConfirmModal } from '../../../components/confirm-modal';
@@ -63,13 +64,7 @@ type Dialog = 'move' | 'trash' | 'purge' | null;
 export function WikiPageView() {
   const { pageId = '' } = useParams();
   const page = useWikiPage(pageId);
-  const viewed = useRef<string | null>(null);
-
-  useEffect(() => {
-    if (viewed.current === pageId) return;
-    viewed.current = pageId;
-    recordWikiView(pageId);
-  }, [pageId]);
+  useViewOnce(pageId, recordWikiView);
 
   if (page.isPending || page.isError) {
     return (
