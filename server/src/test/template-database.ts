@@ -5,7 +5,9 @@
  * (`global-setup.ts`), and every test gets a copy of that template:
  *
  * - SQLite: the template file, copied (a few milliseconds).
- * - PostgreSQL: `CREATE DATABASE … TEMPLATE …` (tens of milliseconds), dropped again on close.
+ * - PostgreSQL: `CREATE DATABASE … TEMPLATE …` (a few hundred milliseconds), and when the test is
+ *   done, put back as the template was and given to the worker's next test (tens of
+ *   milliseconds; see takePostgresCopy).
  *
  * Test databases and templates carry the time they were made in their names, so a run that was
  * killed halfway leaves nothing that a later run cannot recognise as stale and drop.
@@ -138,30 +140,140 @@ export async function copyTemplate(
   return {
     kind: 'postgres',
     url: withDatabase(template.serverUrl, name),
-    // Not awaited: the next test need not wait for the server to delete files. Not forced: a
-    // connection of the test's pool that is still closing would be cut (`57P01`), an uncaught
-    // error in the worker; a copy still in use is left to the global teardown (dropTestCopies),
-    // as is what a killed worker leaves behind.
+    // Not awaited: the next test need not wait. The copy is put back as the template was and
+    // handed to this worker's next test (resetCopy); one that cannot be is dropped.
     remove: async () => {
-      void withClient(template.serverUrl, (client) =>
-        client.query(`drop database if exists ${quoted(name)}`),
-      ).catch(() => undefined);
+      giveBack(template, name);
     },
   };
 }
 
 /**
- * PostgreSQL: the copy made ahead for this worker's next test. Making a database is mostly the
- * server writing files, so it overlaps with the test that runs meanwhile.
+ * PostgreSQL copies are reused. Making a database from the template costs the server a few
+ * hundred milliseconds of writing files and dropping it about a hundred more: most of a
+ * PostgreSQL test's time, and on the two-core CI machine the CPU every other test waits for. So a
+ * copy a test is done with is put back as the template was (its rows deleted, the template's own
+ * rows written again: tens of milliseconds) and given to this worker's next test. A copy whose
+ * schema a test changed, or that something still holds open, is dropped instead.
+ *
+ * A worker's copies: those ready for a test, and those being put back.
  */
-let nextCopy: { template: string; name: Promise<string> } | undefined;
+const pool = { template: '', ready: [] as string[], resetting: new Set<Promise<string | null>>() };
+
+/** What a fresh copy of the template holds: its relations, and the rows of its tables. */
+interface Snapshot {
+  /** Every relation outside the system schemas (name and kind), in order: a changed schema shows. */
+  relations: string;
+  /** The SQL that deletes every row and writes the template's rows again. */
+  reset: string;
+}
+let snapshot: { template: string; value: Promise<Snapshot> } | undefined;
 
 async function takePostgresCopy(template: TemplateDatabase & { kind: 'postgres' }) {
-  const ready = nextCopy?.template === template.name ? nextCopy.name : makeCopy(template);
-  const next = makeCopy(template);
-  next.catch(() => undefined); // its failure shows when it is taken
-  nextCopy = { template: template.name, name: next };
-  return ready;
+  if (pool.template !== template.name) {
+    pool.template = template.name;
+    pool.ready = [];
+    pool.resetting.clear();
+  }
+  const ready = pool.ready.pop();
+  if (ready) return ready;
+  // A copy being put back is ready sooner than a new one is made.
+  while (pool.resetting.size > 0) {
+    const name = await Promise.race(pool.resetting);
+    const index = name === null ? -1 : pool.ready.indexOf(name);
+    if (index >= 0) return pool.ready.splice(index, 1)[0]!;
+  }
+  const name = await makeCopy(template);
+  if (snapshot?.template !== template.name) {
+    // Read from the first fresh copy, which is the template (the template itself must have no
+    // connections while it is copied).
+    const value = readSnapshot(template, name);
+    snapshot = { template: template.name, value };
+    value.catch(() => {
+      if (snapshot?.value === value) snapshot = undefined; // read again by the next test
+    });
+  }
+  await snapshot.value;
+  return name;
+}
+
+function giveBack(template: TemplateDatabase & { kind: 'postgres' }, name: string): void {
+  const resetting: Promise<string | null> = resetCopy(template, name)
+    .then(() => {
+      if (pool.template === template.name) pool.ready.push(name);
+      return name;
+    })
+    .catch(async () => {
+      await withClient(template.serverUrl, (client) =>
+        client.query(`drop database if exists ${quoted(name)} with (force)`),
+      ).catch(() => undefined); // left to the global teardown (dropTestCopies)
+      return null;
+    })
+    .finally(() => pool.resetting.delete(resetting));
+  pool.resetting.add(resetting);
+}
+
+const RELATIONS_SQL = `
+  select coalesce(string_agg(n.nspname || '.' || c.relname || ':' || c.relkind::text, ',' order by n.nspname, c.relname), '')
+    as relations
+  from pg_class c join pg_namespace n on n.oid = c.relnamespace
+  where n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\\_%'
+    -- pg-boss's statistics, partitioned by day: made by its maintenance whenever it runs.
+    and c.relname !~ '^queue_stats_[0-9]'`;
+
+async function readSnapshot(
+  template: TemplateDatabase & { kind: 'postgres' },
+  name: string,
+): Promise<Snapshot> {
+  return withClient(withDatabase(template.serverUrl, name), async (client) => {
+    const { rows: relations } = await client.query<{ relations: string }>(RELATIONS_SQL);
+    // The tables (a partitioned one stands for its partitions), and the rows of those that have.
+    const { rows: tables } = await client.query<{ name: string }>(`
+      select format('%I.%I', n.nspname, c.relname) as name
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where c.relkind in ('r', 'p') and not c.relispartition
+        and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\\_%'
+      order by 1`);
+    const statements = ['set local session_replication_role = replica'];
+    for (const { name: table } of tables) statements.push(`delete from ${table}`);
+    for (const { name: table } of tables) {
+      const { rows } = await client.query<{ json: string | null }>(
+        `select json_agg(t)::text as json from ${table} t`,
+      );
+      const json = rows[0]?.json;
+      if (json) {
+        statements.push(
+          `insert into ${table} select * from json_populate_recordset(null::${table}, ${client.escapeLiteral(json)})`,
+        );
+      }
+    }
+    return { relations: relations[0]?.relations ?? '', reset: statements.join(';\n') };
+  });
+}
+
+/**
+ * Puts a used copy back as the template was, in one transaction: every row deleted (foreign keys
+ * not checked: `session_replication_role = replica`, so the order does not matter) and the
+ * template's rows written again. Fails, and the copy is dropped, when a test changed its schema or
+ * a connection other than this one is still on it after a moment (a closing pool's connection
+ * ends within milliseconds; one that stays is a second app the test left open).
+ */
+async function resetCopy(template: TemplateDatabase & { kind: 'postgres' }, name: string) {
+  const { relations, reset } = await snapshot!.value;
+  await withClient(withDatabase(template.serverUrl, name), async (client) => {
+    for (let attempt = 0; ; attempt += 1) {
+      const { rows } = await client.query<{ others: number }>(
+        `select count(*)::int as others from pg_stat_activity
+         where datname = current_database() and pid <> pg_backend_pid()`,
+      );
+      if (rows[0]?.others === 0) break;
+      if (attempt >= 10) throw new Error(`${name} is still in use`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const { rows } = await client.query<{ relations: string }>(RELATIONS_SQL);
+    if (rows[0]?.relations !== relations) throw new Error(`${name}: its schema was changed`);
+    await client.query(`begin;\n${reset};\ncommit`);
+  });
 }
 
 /** `lh_t_<template's time and random part>_<random>`: dropTestCopies finds them by the prefix. */
