@@ -20,10 +20,11 @@ const TABLE: Record<
 > = {
   '/': { url: '/', student: 'ok', instructor: 'ok', admin: 'ok' },
   '/departments': { url: '/departments', student: 'ok', instructor: 'ok', admin: 'ok' },
-  // Each demo user belongs to one department: their own opens, another sends them home.
+  // The demo student and instructor work in Field Operations: another department sends them
+  // home (their own opening is departments.spec.ts's); an admin opens every department.
   '/departments/:deptName': {
     url: '/departments/customer-support',
-    student: 'ok',
+    student: 'Missing required permission: department.view',
     instructor: 'Missing required permission: department.view',
     admin: 'ok',
   },
