@@ -93,6 +93,20 @@ export default tseslint.config(
     ]),
   },
   {
+    // A migration is frozen: it runs the same way whenever a database reaches it, so it imports
+    // no live code of the project (a copy of what it needs goes into the migration).
+    files: ['server/src/platform/db/migrations/*.ts'],
+    ignores: [...TEST_FILES, 'server/src/platform/db/migrations/index.ts'],
+    rules: restrict([
+      SERVER_NOT_WEB,
+      {
+        regex: '^\\.\\.?/',
+        message:
+          'A migration imports no code of the project: copy what it needs into it (docs/architecture.md, "Data").',
+      },
+    ]),
+  },
+  {
     // An area imports another area only through that area's public API (`../<area>/public`).
     files: ['server/src/modules/*/**/*.ts'],
     ignores: TEST_FILES,

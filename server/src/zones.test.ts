@@ -1,6 +1,7 @@
 /**
  * The zones of docs/architecture.md ("Areas and the platform") bite: lint refuses a platform file
- * that imports an area and an area that reaches past another area's public API.
+ * that imports an area, an area that reaches past another area's public API, and a migration
+ * that imports live code (docs/architecture.md, "Data").
  */
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
@@ -55,6 +56,19 @@ describe('import zones (lint)', () => {
       ].join('\n'),
     );
     expect(found).toEqual([]);
+  }, 60_000);
+
+  it('refuses a migration importing code of the project, and allows it a library', async () => {
+    const live = await violations(
+      'server/src/platform/db/migrations/0099-example.ts',
+      "import { x } from '../../rich-text/sanitize';\nexport const y = x;\n",
+    );
+    expect(live).toEqual([expect.stringContaining('A migration imports no code of the project')]);
+    const library = await violations(
+      'server/src/platform/db/migrations/0099-example.ts',
+      "import { sql } from 'kysely';\nexport const y = sql;\n",
+    );
+    expect(library).toEqual([]);
   }, 60_000);
 
   it('lets tests compose the whole app', async () => {

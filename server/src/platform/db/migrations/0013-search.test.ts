@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { afterEach, describe, expect, it } from 'vitest';
+import { richTextToPlainText } from '../../rich-text/sanitize';
 import { searchIndex } from '../../search/search-index';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../index';
+import { plainTextOf } from './0013-search';
 import { migrationProvider } from './index';
 
 describe('migration 0013: the search index', () => {
@@ -53,5 +55,15 @@ describe('migration 0013: the search index', () => {
       limit: 10,
     });
     expect(course.hits.map((h) => h.id)).toEqual(['c']);
+  });
+
+  it('extracts a lesson’s text as the live code does today (its frozen copy)', () => {
+    for (const html of [
+      '<p>The <strong>cleaver</strong> cuts.</p><p>Then&nbsp;splice &amp;lt;here&gt;.</p>',
+      '<h2>Steps</h2><ul><li>Strip</li><li>Clean</li></ul><br/><pre>a\t \n</pre>',
+      '<table><tr><td>1</td></tr></table><blockquote>q</blockquote><p></p><p></p><p></p>x',
+    ]) {
+      expect(plainTextOf(html)).toBe(richTextToPlainText(html));
+    }
   });
 });
