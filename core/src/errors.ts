@@ -85,6 +85,19 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/**
+ * The message of the `409 CONFLICT` that refuses a change sent with a `revision` the thing is no
+ * longer at: someone else changed it first, and nothing of this change was kept
+ * (docs/architecture.md, "Two people editing at once").
+ */
+export const STALE_REVISION_MESSAGE =
+  'Someone else changed this since you opened it. Reload to see their changes.';
+
+/** Whether an error body is the refusal of a stale revision (STALE_REVISION_MESSAGE). */
+export function isStaleRevision(body: { code?: unknown; message?: unknown } | null | undefined) {
+  return body?.code === 'CONFLICT' && body.message === STALE_REVISION_MESSAGE;
+}
+
 /** The body of every error response: `{ code, message, details? }`. */
 export interface ErrorBody {
   code: string;

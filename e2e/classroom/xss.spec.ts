@@ -35,14 +35,17 @@ test('classroom: the XSS corpus in every rich-text field runs nowhere', async ({
   await learner.post(`/api/courses/${course.id}/enrolment`, {});
   const submission = await handIn(learner, assignment!.id, { textHtml: corpusHtml('answer') });
   await grade(teacher, submission.id, 5, corpusHtml('feedback'));
-  await teacher.patch(`/api/assignments/${assignment!.id}`, { gradesReleased: true });
+  await teacher.patch(`/api/assignments/${assignment!.id}`, {
+    gradesReleased: true,
+    revision: assignment!.revision,
+  });
   const lesson = lessons[0]!;
   const refused = XSS_CORPUS.filter((payload) => REFUSED.test(payload));
   expect(refused.length).toBeGreaterThan(0);
   for (const payload of refused) {
     const response = await request.patch(`/api/courses/${course.id}/lessons/${lesson.id}`, {
       headers: { authorization: `Bearer ${teacher.token}` },
-      data: { bodyHtml: payload },
+      data: { bodyHtml: payload, revision: lesson.revision },
     });
     expect(response.status()).toBe(400);
   }

@@ -20,6 +20,7 @@ import {
   pageOf,
   pageQuery,
   personName,
+  RevisionSchema,
   storableText,
 } from './common';
 import { CourseSchema } from './course';
@@ -345,6 +346,8 @@ export const DepartmentSchema = z.object({
   managers: z.array(NamedRefSchema).default([]),
   /** When an admin archived it (null: active). Archived departments take no new members. */
   archivedAt: z.string().nullable().default(null),
+  /** Its name, description and archiving: one more with each PATCH, which sends it back. */
+  revision: RevisionSchema,
 });
 export const DepartmentListSchema = pageOf(DepartmentSchema);
 

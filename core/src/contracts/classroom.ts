@@ -9,7 +9,15 @@
  * See docs/classroom.md for the model and the readings of the spec behind it.
  */
 import { z } from 'zod';
-import { IsoDateTime, PageQuerySchema, pageOf, pageQuery, storableText } from './common';
+import {
+  ExpectedRevisionSchema,
+  IsoDateTime,
+  PageQuerySchema,
+  pageOf,
+  pageQuery,
+  RevisionSchema,
+  storableText,
+} from './common';
 import { CourseCardSchema, CourseStateSchema, EnrolmentModeSchema, ProgressSchema } from './course';
 
 // ---------------------------------------------------------------- limits
@@ -96,6 +104,8 @@ export const LessonOutlineSchema = z.object({
   position: z.number().int(),
   /** For the viewer; false when not enrolled. */
   completed: z.boolean(),
+  /** The lesson's own revision (its title, duration and body); PATCH sends it back. */
+  revision: RevisionSchema,
 });
 export type LessonOutline = z.infer<typeof LessonOutlineSchema>;
 
@@ -155,8 +165,11 @@ export type CourseCreate = z.infer<typeof CourseCreateSchema>;
 /** PATCH /api/courses/{courseId}: any subset; `state` moves draft → published → archived and back. */
 export const CourseUpdateSchema = CourseCreateSchema.partial().extend({
   state: CourseStateSchema.optional(),
-  /** When given, the update is refused with 409 unless the course is still at this revision. */
-  revision: z.number().int().nonnegative().optional(),
+  /**
+   * When given, the update is refused with 409 unless the course is still at this revision (the
+   * other things people edit require it; docs/architecture.md, "Two people editing at once").
+   */
+  revision: ExpectedRevisionSchema.optional(),
 });
 export type CourseUpdate = z.infer<typeof CourseUpdateSchema>;
 
@@ -196,11 +209,14 @@ export const LessonCreateSchema = z.strictObject({
   bodyHtml: richText('The lesson').optional(),
   durationMinutes: z.number().int().min(1).max(10_000).nullable().optional(),
 });
+/** PATCH …/lessons/{lessonId}: any subset, with the revision the editor read (409 when stale). */
 export const LessonUpdateSchema = z.strictObject({
   title: title('The lesson title').optional(),
   bodyHtml: richText('The lesson').optional(),
   durationMinutes: z.number().int().min(1).max(10_000).nullable().optional(),
+  revision: ExpectedRevisionSchema,
 });
+export type LessonUpdate = z.infer<typeof LessonUpdateSchema>;
 
 /** PUT /api/lessons/{lessonId}/progress. */
 export const LessonProgressUpdateSchema = z.strictObject({ completed: z.boolean() });
@@ -344,6 +360,8 @@ export const AssignmentSchema = z.object({
   position: z.number().int(),
   createdAt: IsoDateTime,
   updatedAt: IsoDateTime,
+  /** Changes with every change to the assignment (its grades released included); PATCH sends it. */
+  revision: RevisionSchema,
   /** For a learner: their latest attempt's state; null for others. */
   mine: AssignmentAttemptStateSchema.nullable(),
   /** For graders: submitted attempts not yet graded; null for others. */
@@ -378,8 +396,10 @@ export const AssignmentCreateSchema = z.strictObject({
   attachmentFileIds: z.array(id).max(SUBMISSION_FILES_MAX).optional(),
 });
 export type AssignmentCreate = z.infer<typeof AssignmentCreateSchema>;
+/** PATCH /api/assignments/{assignmentId}: any subset, with the revision read (409 when stale). */
 export const AssignmentUpdateSchema = AssignmentCreateSchema.partial().extend({
   gradesReleased: z.boolean().optional(),
+  revision: ExpectedRevisionSchema,
 });
 export type AssignmentUpdate = z.infer<typeof AssignmentUpdateSchema>;
 

@@ -59,6 +59,27 @@ export const SuccessSchema = z.object({ success: z.literal(true) });
 /** An ISO 8601 instant, always UTC with milliseconds as produced by Date#toISOString. */
 export const IsoDateTime = z.iso.datetime({ offset: true });
 
+// ---------------------------------------------------------------- revisions
+
+/**
+ * A thing's revision in an answer: 1 when it is made, one more with every change to it. Two people
+ * editing at once: docs/architecture.md, "Two people editing at once".
+ */
+export const RevisionSchema = z
+  .number()
+  .int()
+  .describe('1 when made, one more with every change; send it back with a change');
+
+/**
+ * The revision a change is based on (the one the client read): the change applies only while the
+ * thing is still at it, else `409 CONFLICT` (STALE_REVISION_MESSAGE) and nothing is changed.
+ */
+export const ExpectedRevisionSchema = z
+  .number()
+  .int()
+  .nonnegative()
+  .describe('The revision the change is based on; 409 when the thing has changed since');
+
 // ---------------------------------------------------------------- characters refused in text
 
 /**

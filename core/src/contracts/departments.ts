@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { DepartmentSchema } from './admin';
 import {
   departmentName,
+  ExpectedRevisionSchema,
   IsoDateTime,
   PageQuerySchema,
   pageOf,
@@ -58,8 +59,12 @@ export const DepartmentUpdateSchema = z
     name: departmentName('The name').optional(),
     description: description.optional(),
     archived: z.boolean().optional(),
+    /** The revision the change is based on: 409 when someone else changed the department since. */
+    revision: ExpectedRevisionSchema,
   })
-  .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to change' });
+  .refine((v) => Object.keys(v).some((key) => key !== 'revision'), {
+    message: 'Nothing to change',
+  });
 
 /** A course of the department with its members' progress in it. */
 export const DepartmentCourseSchema = z.object({

@@ -9,11 +9,13 @@
 import { z } from 'zod';
 import { linkUrlSyntax } from '../link-url';
 import {
+  ExpectedRevisionSchema,
   IsoDateTime,
   NamedRefSchema,
   PageQuerySchema,
   pageOf,
   pageQuery,
+  RevisionSchema,
   storableText,
 } from './common';
 import { SignedUrlQuerySchema } from './files';
@@ -165,6 +167,8 @@ export const LibraryItemSchema = LibraryItemSummarySchema.extend({
   /** Why the text of the current document could not be extracted (`failed`), in words. */
   textError: z.string().nullable(),
   deletedBy: NamedRefSchema.nullable(),
+  /** Changes with every PATCH (a new version included); PATCH sends it back. */
+  revision: RevisionSchema,
   can: LibraryItemAbilitiesSchema,
   /**
    * The current file's download route (`/api/library/items/{itemId}/download`, which counts the
@@ -240,6 +244,8 @@ export const LibraryItemUpdateSchema = z.strictObject({
   scope: LibraryScopeSchema.optional(),
   fileId: id.optional(),
   url: linkUrl.optional(),
+  /** The revision the change is based on: 409 when someone else changed the item since. */
+  revision: ExpectedRevisionSchema,
 });
 export type LibraryItemUpdate = z.input<typeof LibraryItemUpdateSchema>;
 

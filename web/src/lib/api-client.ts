@@ -3,7 +3,7 @@
  * stored session, every non-2xx turned into an error carrying the server's code, message and
  * status, and a single handler for 401 (the session is over: clear it).
  */
-import { AppError, isErrorCode } from '@learning-hub/core';
+import { AppError, isErrorCode, isStaleRevision } from '@learning-hub/core';
 import type { z } from 'zod';
 import { clearSession, readSession } from './auth/session-storage';
 
@@ -38,6 +38,14 @@ export function isClientError(error: unknown): error is ClientError {
 /** The error code of an API error, if it is one. */
 export function errorCode(error: unknown): string | undefined {
   return isClientError(error) ? error.code : undefined;
+}
+
+/**
+ * Whether a save was refused as based on a revision that is no longer the thing's: someone else
+ * changed it since it was read (409 with core's STALE_REVISION_MESSAGE; components/stale-edit.tsx).
+ */
+export function isStaleEdit(error: unknown): boolean {
+  return isClientError(error) && isStaleRevision(error);
 }
 
 export function isNetworkError(error: unknown): boolean {

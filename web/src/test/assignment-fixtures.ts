@@ -25,6 +25,7 @@ export function buildAssignment(overrides: Partial<Assignment> = {}): Assignment
     position: 0,
     createdAt: '2025-03-01T09:00:00.000Z',
     updatedAt: '2025-03-01T09:00:00.000Z',
+    revision: 1,
     mine: null,
     toGrade: null,
     unreleasedGrades: null,

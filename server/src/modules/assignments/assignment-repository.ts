@@ -6,6 +6,7 @@
 import type { LatePolicy } from '@learning-hub/core';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../platform/db';
+import { updateAtRevision } from '../../platform/db/revision';
 import type { AssignmentsTable } from '../../platform/db/schema';
 import { sortableId } from '../../platform/ids';
 
@@ -50,6 +51,8 @@ export interface AssignmentRecord {
   position: number;
   createdAt: string;
   updatedAt: string;
+  /** One more with every change (PATCH, and grades released by a grade saved). */
+  revision: number;
 }
 
 type Row = Selectable<AssignmentsTable>;
@@ -72,6 +75,7 @@ function toRecord(row: Row): AssignmentRecord {
     position: Number(row.position),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    revision: Number(row.revision),
   };
 }
 
@@ -107,7 +111,7 @@ export async function countAssignments(db: Db, courseId: string): Promise<number
 
 export type NewAssignment = Omit<
   AssignmentRecord,
-  'id' | 'position' | 'createdAt' | 'updatedAt' | 'gradesReleased'
+  'id' | 'position' | 'createdAt' | 'updatedAt' | 'gradesReleased' | 'revision'
 >;
 
 /** Adds an assignment at the end of the course's list. */
@@ -149,12 +153,18 @@ export async function insertAssignment(
 }
 
 export type AssignmentChanges = Partial<
-  Omit<AssignmentRecord, 'id' | 'courseId' | 'position' | 'createdAt' | 'updatedAt'>
+  Omit<AssignmentRecord, 'id' | 'courseId' | 'position' | 'createdAt' | 'updatedAt' | 'revision'>
 >;
 
+/**
+ * Changes an assignment only while it is at `revision` (one conditional UPDATE that bumps it:
+ * platform/db/revision.ts; 404 when gone, 409 when changed by someone else since) and answers it
+ * as it is then.
+ */
 export async function updateAssignment(
   db: Db,
   id: string,
+  revision: number,
   changes: AssignmentChanges,
   at: string,
 ): Promise<AssignmentRecord | null> {
@@ -171,11 +181,11 @@ export async function updateAssignment(
   if (changes.maxAttempts !== undefined) set.max_attempts = changes.maxAttempts;
   if (changes.gradesReleased !== undefined) set.grades_released = changes.gradesReleased ? 1 : 0;
   if (changes.releaseOnSave !== undefined) set.release_on_save = changes.releaseOnSave ? 1 : 0;
-  await db
-    .updateTable('assignments')
-    .set(set as never)
-    .where('id', '=', id)
-    .execute();
+  await updateAtRevision(
+    db,
+    { table: 'assignments', id, revision, set: set as never },
+    { notFound: 'Assignment not found' },
+  );
   return findAssignment(db, id);
 }
 

@@ -12,6 +12,7 @@ import {
   COURSE_ASSIGNMENTS_MAX,
   CourseAssignmentListQuerySchema,
   CourseAssignmentListSchema,
+  STALE_REVISION_MESSAGE,
   type AssignmentDetail,
 } from '@learning-hub/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -376,6 +377,7 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
           ...CHANGE_REFUSALS,
           409: [
             ...CHANGE_REFUSALS[409],
+            STALE_REVISION_MESSAGE,
             'A grade of <n> points has been given; the assignment cannot be worth less.',
           ],
         },
@@ -385,7 +387,8 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
         tags: ['assignments'],
         summary: 'Change an assignment or release its grades',
         description:
-          'Any subset of the fields; `attachmentFileIds`, when given, is the whole list (files ' +
+          'Any subset of the fields, with the `revision` read: 409 when someone else changed the ' +
+          'assignment since. `attachmentFileIds`, when given, is the whole list (files ' +
           'left out are deleted). Points cannot go below a grade already given. ' +
           '`gradesReleased` shows or hides the grades now; `releaseOnSave` releases them as ' +
           'each grade is saved.',
@@ -434,7 +437,7 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
       if (body.maxAttempts !== undefined) changes.maxAttempts = body.maxAttempts;
       if (body.gradesReleased !== undefined) changes.gradesReleased = body.gradesReleased;
       if (body.releaseOnSave !== undefined) changes.releaseOnSave = body.releaseOnSave;
-      const updated = await updateAssignment(db, assignment.id, changes, iso());
+      const updated = await updateAssignment(db, assignment.id, body.revision, changes, iso());
       if (!updated) throw new AppError('NOT_FOUND', 'Assignment not found');
       if (body.attachmentFileIds !== undefined || body.instructionsHtml !== undefined) {
         await syncFiles(request, updated, body.attachmentFileIds);

@@ -3,6 +3,7 @@
  * inline files with signed URLs, sanitised instructions, an archived course kept read-only,
  * deleting only what nobody worked on, and course roles that end at the course's edge.
  */
+import { STALE_REVISION_MESSAGE } from '@learning-hub/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PDF_HEAD, PNG_1X1 } from '../../platform/storage/test-files';
 import {
@@ -83,6 +84,7 @@ describe.skipIf(!available)(`assignments: the assignments (${TEST_DB_KIND})`, ()
     expect(byLearner.json().message).toBe('Missing required permission: assignment.create');
     const byAssistant = await call(room.assistant, 'PATCH', `/api/assignments/${first.json().id}`, {
       title: 'Changed',
+      revision: 1,
     });
     expect(byAssistant.statusCode).toBe(403);
     expect(byAssistant.json().message).toBe('Missing required permission: assignment.edit');
@@ -90,10 +92,42 @@ describe.skipIf(!available)(`assignments: the assignments (${TEST_DB_KIND})`, ()
       title: 'One, revised',
       maxAttempts: 3,
       dueAt: null,
+      revision: 1,
     });
     expect(patched.statusCode).toBe(200);
-    expect(patched.json()).toMatchObject({ title: 'One, revised', maxAttempts: 3, dueAt: null });
+    expect(patched.json()).toMatchObject({
+      title: 'One, revised',
+      maxAttempts: 3,
+      dueAt: null,
+      revision: 2,
+    });
     expect((await call(room.teacher, 'GET', '/api/assignments/nope')).statusCode).toBe(404);
+  });
+
+  it('of two changes based on the same revision at once, exactly one lands', async () => {
+    const created = (await create(room.teacher, { title: 'Splice log', points: 20 })).json();
+    expect(created.revision).toBe(1);
+    const url = `/api/assignments/${created.id}`;
+    const both = await Promise.all([
+      call(room.teacher, 'PATCH', url, { title: 'Splice log A', revision: 1 }),
+      call(room.teacher, 'PATCH', url, { points: 30, revision: 1 }),
+    ]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const [won, lost] = both[0]?.statusCode === 200 ? both : [both[1], both[0]];
+    expect(lost?.json()).toEqual({ code: 'CONFLICT', message: STALE_REVISION_MESSAGE });
+    const now = (await call(room.teacher, 'GET', url)).json();
+    // Only the winner's change is there: the loser's left no trace.
+    expect(now).toMatchObject({
+      title: won?.json().title,
+      points: won?.json().points,
+      revision: 2,
+    });
+    expect([now.title === 'Splice log A', now.points === 30].filter(Boolean)).toHaveLength(1);
+    const missing = await call(room.teacher, 'PATCH', '/api/assignments/nope', {
+      title: 'x',
+      revision: 1,
+    });
+    expect(missing.statusCode).toBe(404);
   });
 
   it('shows a course’s assignments to participants only, and a draft course to nobody else', async () => {
@@ -148,11 +182,13 @@ describe.skipIf(!available)(`assignments: the assignments (${TEST_DB_KIND})`, ()
     const foreign = await upload(ctx, room.alice, 'alice.pdf', PDF_HEAD);
     const refused = await call(room.teacher, 'PATCH', `/api/assignments/${detail.id}`, {
       attachmentFileIds: [pdf, foreign],
+      revision: detail.revision,
     });
     expect(refused.statusCode).toBe(400);
     // Replacing the list removes the attachment left out (and its file).
     const emptied = await call(room.teacher, 'PATCH', `/api/assignments/${detail.id}`, {
       attachmentFileIds: [],
+      revision: detail.revision,
     });
     expect(emptied.json().attachments).toEqual([]);
     expect((await call(room.teacher, 'GET', `/api/files/${pdf}`)).statusCode).toBe(404);
@@ -170,7 +206,7 @@ describe.skipIf(!available)(`assignments: the assignments (${TEST_DB_KIND})`, ()
     await setCourseState(ctx, room.courseId, 'archived');
     const refusals = [
       await create(room.teacher, { title: 'After' }),
-      await call(room.teacher, 'PATCH', `/api/assignments/${id}`, { title: 'x' }),
+      await call(room.teacher, 'PATCH', `/api/assignments/${id}`, { title: 'x', revision: 1 }),
       await call(room.alice, 'POST', `/api/assignments/${id}/submissions`, {
         textHtml: '<p>Again</p>',
       }),

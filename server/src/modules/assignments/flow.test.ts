@@ -186,6 +186,7 @@ describe.skipIf(!available)(`assignments: the whole flow (${TEST_DB_KIND})`, () 
     // Released: now she does.
     const release = await call(teacher, 'PATCH', `/api/assignments/${assignment.id}`, {
       gradesReleased: true,
+      revision: assignment.revision,
     });
     expect(release.statusCode, release.body).toBe(200);
     const seen = await call(alice, 'GET', `/api/submissions/${submission.id}`);

@@ -146,7 +146,9 @@ export async function setGrade(db: Db, change: GradeChange, at: string): Promise
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('assignments')
-      .set({ grades_released: 1, updated_at: at })
+      // A change to the assignment like any other: its revision moves on (an editor who read it
+      // before must reload rather than send its grades back to unreleased).
+      .set({ grades_released: 1, updated_at: at, revision: sql`revision + 1` })
       .where('id', '=', change.assignmentId)
       .where('release_on_save', '=', 1)
       .where('grades_released', '=', 0)

@@ -184,7 +184,10 @@ describe.skipIf(!available)(`assignments: grades and the gradebook (${TEST_DB_KI
     expect(own.json().items).toEqual([
       expect.objectContaining({ userId: room.bob.id, totalPoints: null, percent: null }),
     ]);
-    await call(room.teacher, 'PATCH', `/api/assignments/${a2}`, { gradesReleased: true });
+    await call(room.teacher, 'PATCH', `/api/assignments/${a2}`, {
+      gradesReleased: true,
+      revision: 1,
+    });
     const released = await call(room.bob, 'GET', `/api/courses/${room.courseId}/grades`);
     expect(released.json().items[0]).toMatchObject({ totalPoints: 15, percent: 75 });
 
@@ -206,7 +209,10 @@ describe.skipIf(!available)(`assignments: grades and the gradebook (${TEST_DB_KI
     });
     expect((await call(room.teacher, 'GET', `/api/assignments/${a2}`)).json().toGrade).toBe(1);
     // Lowering the points below a grade given is refused.
-    const lower = await call(room.teacher, 'PATCH', `/api/assignments/${a2}`, { points: 10 });
+    const lower = await call(room.teacher, 'PATCH', `/api/assignments/${a2}`, {
+      points: 10,
+      revision: 2,
+    });
     expect(lower.statusCode).toBe(409);
   });
 

@@ -140,11 +140,13 @@ describe.skipIf(!available)(`assignments: releasing grades (${TEST_DB_KIND})`, (
     });
     const refused = await call(room.assistant, 'PATCH', `/api/assignments/${id}`, {
       gradesReleased: true,
+      revision: 1,
     });
     expect(refused.statusCode).toBe(403);
 
     const release = await call(room.teacher, 'PATCH', `/api/assignments/${id}`, {
       gradesReleased: true,
+      revision: 1,
     });
     expect(release.json()).toMatchObject({ gradesReleased: true, unreleasedGrades: 0 });
     expect(await whatAliceSees(id, work)).toMatchObject({
@@ -170,9 +172,11 @@ describe.skipIf(!available)(`assignments: releasing grades (${TEST_DB_KIND})`, (
     });
     expect(graded.statusCode, graded.body).toBe(200);
     expect(graded.json()).toMatchObject({ points: 18, released: true });
+    // Released by the grade: a change like any other, so the assignment's revision moved on.
     expect((await call(room.teacher, 'GET', `/api/assignments/${id}`)).json()).toMatchObject({
       gradesReleased: true,
       unreleasedGrades: 0,
+      revision: 2,
     });
     expect(await whatAliceSees(id, work)).toMatchObject({
       submissions: [18],
@@ -184,7 +188,16 @@ describe.skipIf(!available)(`assignments: releasing grades (${TEST_DB_KIND})`, (
     });
 
     // Hidden again by hand, the next grade saved (a gradebook override too) releases them again.
-    await call(room.teacher, 'PATCH', `/api/assignments/${id}`, { gradesReleased: false });
+    const staleHide = await call(room.teacher, 'PATCH', `/api/assignments/${id}`, {
+      gradesReleased: false,
+      revision: 1,
+    });
+    expect(staleHide.statusCode).toBe(409);
+    const hidden = await call(room.teacher, 'PATCH', `/api/assignments/${id}`, {
+      gradesReleased: false,
+      revision: 2,
+    });
+    expect(hidden.statusCode, hidden.body).toBe(200);
     expect(await whatAliceSees(id, work)).toMatchObject({ submission: null, gradebook: null });
     const override = await call(
       room.teacher,
@@ -199,7 +212,10 @@ describe.skipIf(!available)(`assignments: releasing grades (${TEST_DB_KIND})`, (
   it('turns releasing on save on and off per assignment', async () => {
     const id = await assignment();
     const other = await assignment({ title: 'Trace' });
-    const on = await call(room.teacher, 'PATCH', `/api/assignments/${id}`, { releaseOnSave: true });
+    const on = await call(room.teacher, 'PATCH', `/api/assignments/${id}`, {
+      releaseOnSave: true,
+      revision: 1,
+    });
     expect(on.statusCode, on.body).toBe(200);
     expect(on.json()).toMatchObject({ releaseOnSave: true, gradesReleased: false });
     expect(
@@ -212,6 +228,7 @@ describe.skipIf(!available)(`assignments: releasing grades (${TEST_DB_KIND})`, (
     expect(graded.json().released).toBe(false);
     const refused = await call(room.assistant, 'PATCH', `/api/assignments/${id}`, {
       releaseOnSave: false,
+      revision: 2,
     });
     expect(refused.statusCode).toBe(403);
   });

@@ -134,6 +134,7 @@ export function toAssignment(
     position: a.position,
     createdAt: a.createdAt,
     updatedAt: a.updatedAt,
+    revision: a.revision,
     mine: viewer.mine,
     toGrade: viewer.toGrade,
     unreleasedGrades: viewer.unreleasedGrades,

@@ -142,7 +142,10 @@ describe.skipIf(!available)(`assignments: submissions (${TEST_DB_KIND})`, () => 
       points: 70,
     });
     expect(graded.statusCode).toBe(200);
-    await call(room.teacher, 'PATCH', `/api/assignments/${id}`, { gradesReleased: true });
+    await call(room.teacher, 'PATCH', `/api/assignments/${id}`, {
+      gradesReleased: true,
+      revision: 1,
+    });
 
     // Bob: 403 on Alice's submission, her file, her history; absent from his lists.
     const direct = await call(room.bob, 'GET', `/api/submissions/${aliceWork.id}`);

@@ -7,6 +7,7 @@
 import {
   AppError,
   contextKey,
+  STALE_REVISION_MESSAGE,
   type CourseCreate,
   type CourseState,
   type CourseUpdate,
@@ -59,7 +60,8 @@ export const COURSE_MESSAGES = {
   codeTaken: 'A course with this code already exists.',
   archived: 'This course is archived; restore it to make changes.',
   needsLesson: 'Add at least one lesson before publishing.',
-  stale: 'This course was changed by someone else. Reload to see their changes.',
+  /** The one answer to a stale revision, for every thing people edit (core's errors.ts). */
+  stale: STALE_REVISION_MESSAGE,
   hasWork: 'This course has submissions or grades; archive it instead.',
   endBeforeStart: 'The end date must be after the start date.',
   keyNeeded: 'Enter an enrolment key, or choose another way to enrol.',

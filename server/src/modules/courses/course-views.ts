@@ -140,6 +140,7 @@ export async function buildDetail(
         durationMinutes: l.durationMinutes,
         position: l.position,
         completed: done.has(l.id),
+        revision: l.revision,
       })),
     })),
     viewer: viewerFlags(a, course, enrol),

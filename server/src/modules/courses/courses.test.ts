@@ -1,4 +1,4 @@
-import { SECTION_LESSONS_MAX } from '@learning-hub/core';
+import { SECTION_LESSONS_MAX, STALE_REVISION_MESSAGE } from '@learning-hub/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertCourse } from './course-repository';
 import { PNG_1X1 } from '../../platform/storage/test-files';
@@ -218,9 +218,7 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
     expect(renamed.json()).toMatchObject({ title: 'Published', revision: 1 });
     const stale = await priya.patch(url, { title: 'Mine instead', revision: 0 });
     expect(stale.statusCode).toBe(409);
-    expect(stale.json().message).toBe(
-      'This course was changed by someone else. Reload to see their changes.',
-    );
+    expect(stale.json()).toEqual({ code: 'CONFLICT', message: STALE_REVISION_MESSAGE });
 
     // A draft is published (or deleted), never archived.
     const draftArchived = await priya.patch(url, { state: 'archived' });
@@ -321,6 +319,38 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
     expect((await priya.get(`${url}/lessons/${b}`)).statusCode).toBe(404);
     const renamed = await priya.patch(`${url}/sections/${sectionId}`, { title: 'Renamed' });
     expect(renamed.json()).toMatchObject({ title: 'Renamed', lessons: [] });
+  });
+
+  it('changes a lesson only at the revision read: of two at once, exactly one lands', async () => {
+    const priya = as(ctx, p.priya);
+    const { courseId, lessonIds } = await publishedCourse(ctx, p.priya);
+    const url = `/api/courses/${courseId}/lessons/${lessonIds[0]}`;
+    const read = (await priya.get(url)).json();
+    expect(read.revision).toBe(1);
+    // The outline carries each lesson's revision too (the creator renames from it).
+    const outline = (await priya.get(`/api/courses/${courseId}`)).json();
+    expect(outline.sections[0].lessons[0]).toMatchObject({ id: lessonIds[0], revision: 1 });
+    const both = await Promise.all([
+      priya.patch(url, { bodyHtml: '<p>First editor</p>', revision: read.revision }),
+      priya.patch(url, { bodyHtml: '<p>Second editor</p>', revision: read.revision }),
+    ]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const [won, lost] = both[0]?.statusCode === 200 ? both : [both[1], both[0]];
+    expect(lost?.json()).toEqual({ code: 'CONFLICT', message: STALE_REVISION_MESSAGE });
+    expect((await priya.get(url)).json()).toMatchObject({
+      bodyHtml: won?.json().bodyHtml,
+      revision: 2,
+    });
+    // Saving on from the answer goes through; a lesson that is not there is 404.
+    expect((await priya.patch(url, { title: 'Renamed', revision: 2 })).json()).toMatchObject({
+      title: 'Renamed',
+      revision: 3,
+    });
+    const gone = await priya.patch(`/api/courses/${courseId}/lessons/nope`, {
+      title: 'x',
+      revision: 1,
+    });
+    expect(gone.statusCode).toBe(404);
   });
 
   it('stops at the most lessons a section holds', async () => {

@@ -18,6 +18,7 @@ import {
   SectionCreateSchema,
   SectionSchema,
   SectionUpdateSchema,
+  STALE_REVISION_MESSAGE,
   type Lesson,
 } from '@learning-hub/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -100,6 +101,7 @@ async function lessonView(
     durationMinutes: lesson.durationMinutes,
     position: lesson.position,
     completed: done.has(lesson.id),
+    revision: lesson.revision,
     bodyHtml: viewer.signHtml(lesson.bodyHtml),
     updatedAt: lesson.updatedAt,
     previousLessonId: at > 0 ? (order[at - 1]?.id ?? null) : null,
@@ -361,11 +363,11 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
   app.patch(
     '/api/courses/:courseId/lessons/:lessonId',
     {
-      config: courseEdit(),
+      config: courseEdit({ 409: [STALE_REVISION_MESSAGE] }),
       schema: {
         operationId: 'updateLesson',
         tags: ['courses'],
-        summary: 'Change a lesson',
+        summary: 'Change a lesson at the revision read (409 when stale)',
         params: LessonParams,
         body: LessonUpdateSchema,
         response: { 200: LessonSchema },
@@ -387,6 +389,7 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
         updateLesson(
           trx,
           lesson.id,
+          body.revision,
           {
             ...(body.title !== undefined ? { title: body.title } : {}),
             ...(bodyHtml !== undefined ? { bodyHtml } : {}),

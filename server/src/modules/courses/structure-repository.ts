@@ -4,6 +4,7 @@
  * course's row lock (course-repository lockCourse), so counts and positions cannot race.
  */
 import type { Db } from '../../platform/db';
+import { updateAtRevision } from '../../platform/db/revision';
 import { richTextToPlainText } from '../../platform/rich-text/sanitize';
 import { searchIndex } from '../../platform/search/search-index';
 
@@ -43,6 +44,8 @@ export interface LessonRecord {
   position: number;
   createdAt: string;
   updatedAt: string;
+  /** One more with every change of its title, duration or body (PATCH). */
+  revision: number;
 }
 
 /** A lesson without its body, in outline order. */
@@ -72,6 +75,7 @@ export async function loadOutline(db: Db, courseId: string): Promise<OutlineReco
         'duration_minutes',
         'position',
         'updated_at',
+        'revision',
       ])
       .where('course_id', '=', courseId)
       .orderBy('position')
@@ -89,6 +93,7 @@ export async function loadOutline(db: Db, courseId: string): Promise<OutlineReco
       durationMinutes: l.duration_minutes === null ? null : Number(l.duration_minutes),
       position: Number(l.position),
       updatedAt: l.updated_at,
+      revision: Number(l.revision),
     });
     bySection.set(l.section_id, list);
   }
@@ -228,6 +233,7 @@ type LessonRow = {
   position: number;
   created_at: string;
   updated_at: string;
+  revision: number;
 };
 
 const toLesson = (r: LessonRow): LessonRecord => ({
@@ -240,6 +246,7 @@ const toLesson = (r: LessonRow): LessonRecord => ({
   position: Number(r.position),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  revision: Number(r.revision),
 });
 
 export async function findLesson(
@@ -295,27 +302,37 @@ export async function insertLesson(
     })
     .execute();
   await indexLesson(db, lesson);
-  return { ...lesson, position, createdAt: at, updatedAt: at };
+  return { ...lesson, position, createdAt: at, updatedAt: at, revision: 1 };
 }
 
+/**
+ * Changes a lesson only while it is at `revision` (one conditional UPDATE that bumps it:
+ * platform/db/revision.ts; 404 when gone, 409 when changed by someone else since).
+ */
 export async function updateLesson(
   db: Db,
   lessonId: string,
+  revision: number,
   changes: { title?: string; bodyHtml?: string; durationMinutes?: number | null },
   at: string,
 ): Promise<void> {
-  await db
-    .updateTable('lessons')
-    .set({
-      ...(changes.title !== undefined ? { title: changes.title } : {}),
-      ...(changes.bodyHtml !== undefined ? { body_html: changes.bodyHtml } : {}),
-      ...(changes.durationMinutes !== undefined
-        ? { duration_minutes: changes.durationMinutes }
-        : {}),
-      updated_at: at,
-    })
-    .where('id', '=', lessonId)
-    .execute();
+  await updateAtRevision(
+    db,
+    {
+      table: 'lessons',
+      id: lessonId,
+      revision,
+      set: {
+        ...(changes.title !== undefined ? { title: changes.title } : {}),
+        ...(changes.bodyHtml !== undefined ? { body_html: changes.bodyHtml } : {}),
+        ...(changes.durationMinutes !== undefined
+          ? { duration_minutes: changes.durationMinutes }
+          : {}),
+        updated_at: at,
+      },
+    },
+    { notFound: 'Lesson not found' },
+  );
   if (changes.title !== undefined || changes.bodyHtml !== undefined) {
     const row = await db
       .selectFrom('lessons')
@@ -448,7 +465,7 @@ export async function insertAssignmentCopies(db: Db, rows: AssignmentRow[]): Pro
   for (const r of rows) {
     await db
       .insertInto('assignments')
-      .values({ ...r, grades_released: 0 })
+      .values({ ...r, grades_released: 0, revision: 1 })
       .execute();
   }
 }

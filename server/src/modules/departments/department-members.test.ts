@@ -123,6 +123,7 @@ describe.skipIf(!available)(`department members (${TEST_DB_KIND})`, () => {
     // The new manager manages at once.
     const byNewManager = await f.as('sam', 'PATCH', `/api/departments/${FIELD}`, {
       description: '<p>Sam was here</p>',
+      revision: 1,
     });
     expect(byNewManager.statusCode).toBe(200);
 
@@ -321,7 +322,7 @@ describe.skipIf(!available)(`department members (${TEST_DB_KIND})`, () => {
       [
         'PATCH',
         `/api/departments/${FIELD}`,
-        { description: '' },
+        { description: '', revision: 1 },
         [401, 403, 403, 403, 403, 'ok', 'ok'],
       ],
       ['GET', members, undefined, [401, 403, 403, 'ok', 'ok', 'ok', 'ok']],

@@ -32,13 +32,23 @@ export interface DepartmentRow {
   slug: string;
   createdAt: string;
   archivedAt: string | null;
+  /** One more with every PATCH of its name, description or archiving. */
+  revision: number;
 }
 
 /** The context key of a department's assignments. */
 export const departmentKey = (departmentId: string) =>
   contextKey({ type: 'department', departmentId });
 
-const COLUMNS = ['id', 'name', 'description', 'slug', 'created_at', 'archived_at'] as const;
+const COLUMNS = [
+  'id',
+  'name',
+  'description',
+  'slug',
+  'created_at',
+  'archived_at',
+  'revision',
+] as const;
 
 function toRow(r: {
   id: string;
@@ -47,6 +57,7 @@ function toRow(r: {
   slug: string | null;
   created_at: string;
   archived_at: string | null;
+  revision: number;
 }): DepartmentRow {
   return {
     id: r.id,
@@ -55,6 +66,7 @@ function toRow(r: {
     slug: r.slug ?? r.id,
     createdAt: r.created_at,
     archivedAt: r.archived_at,
+    revision: Number(r.revision),
   };
 }
 

@@ -28,6 +28,7 @@ import {
 } from '../../platform/auth/departments';
 import { displayName } from '../../platform/auth/display-name';
 import type { Db } from '../../platform/db';
+import { updateAtRevision } from '../../platform/db/revision';
 import type { Actor } from '../../platform/http/access';
 import { sanitizeRichText } from '../../platform/rich-text/sanitize';
 import { mayAdminister } from './department-access';
@@ -119,12 +120,24 @@ export async function updateDepartmentFor(
   deps: DepartmentDeps,
   user: UserRecord,
   departmentId: string,
-  changes: { name?: string | undefined; description?: string | undefined; archived?: boolean },
+  changes: {
+    name?: string | undefined;
+    description?: string | undefined;
+    archived?: boolean | undefined;
+    revision: number;
+  },
 ): Promise<DepartmentRow> {
   const at = new Date(deps.now()).toISOString();
   try {
     return await deps.db.transaction().execute(async (trx) => {
-      const department = await lockDepartment(trx, departmentId);
+      // First the one conditional UPDATE at the revision the caller read (404 gone, 409 changed
+      // since): it bumps the revision and locks the row for the rest of the change.
+      await updateAtRevision(
+        trx,
+        { table: 'departments', id: departmentId, revision: changes.revision },
+        { notFound: M.notFound },
+      );
+      const department = await findDepartmentRow(trx, departmentId);
       if (!department) throw new AppError('NOT_FOUND', M.notFound);
       const renames = changes.name !== undefined && changes.name !== department.name;
       const archives =

@@ -1,3 +1,4 @@
+import { STALE_REVISION_MESSAGE } from '@learning-hub/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertCourse } from '../courses/course-repository';
 import { insertLesson, insertSection } from '../courses/structure-repository';
@@ -31,6 +32,19 @@ describe.skipIf(!available)(`departments (${TEST_DB_KIND})`, () => {
     await ctx.close();
   });
 
+  /** The department's revision as it is now (what an edit form has just read). */
+  const revisionOf = async (id: string): Promise<number> =>
+    (
+      await ctx.database.db
+        .selectFrom('departments')
+        .select('revision')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).revision;
+  /** PATCH a department at its current revision. */
+  const change = async (who: 'ada' | 'mia', id: string, body: Record<string, unknown>) =>
+    f.as(who, 'PATCH', `/api/departments/${id}`, { ...body, revision: await revisionOf(id) });
+
   const ids = async (who: 'ada' | 'fred' | 'mia' | 'sam', query = '') =>
     (await f.as(who, 'GET', `/api/departments${query}`))
       .json()
@@ -53,6 +67,7 @@ describe.skipIf(!available)(`departments (${TEST_DB_KIND})`, () => {
         memberCount: 2,
         managers: [],
         archivedAt: null,
+        revision: 1,
       },
       {
         id: FIELD,
@@ -63,6 +78,7 @@ describe.skipIf(!available)(`departments (${TEST_DB_KIND})`, () => {
         memberCount: 3,
         managers: [{ id: f.ids.mia, name: 'Mia Manager' }],
         archivedAt: null,
+        revision: 1,
       },
       expect.objectContaining({ id: 'network-engineering', memberCount: 2 }),
     ]);
@@ -82,6 +98,7 @@ describe.skipIf(!available)(`departments (${TEST_DB_KIND})`, () => {
       memberCount: 0,
       managers: [],
       archivedAt: null,
+      revision: 1,
     });
     for (const name of ['Splicing Lab', 'splicing  lab!']) {
       const again = await f.as('ada', 'POST', '/api/departments', { name });
@@ -101,7 +118,7 @@ describe.skipIf(!available)(`departments (${TEST_DB_KIND})`, () => {
   });
 
   it('renames: the old URL name leads to the new one, and can be taken back', async () => {
-    const rename = (name: string) => f.as('ada', 'PATCH', `/api/departments/${FIELD}`, { name });
+    const rename = (name: string) => change('ada', FIELD, { name });
     const lookup = async (name: string) => {
       const response = await f.as('fred', 'GET', `/api/departments/lookup/${name}`);
       return response.statusCode === 200 ? response.json() : response.statusCode;
@@ -137,9 +154,7 @@ describe.skipIf(!available)(`departments (${TEST_DB_KIND})`, () => {
     // A former URL name stays this department's: nobody else gets it.
     const taken = await f.as('ada', 'POST', '/api/departments', { name: 'Field Operations' });
     expect(taken.statusCode).toBe(409);
-    const other = await f.as('ada', 'PATCH', '/api/departments/customer-support', {
-      name: 'Field Operations',
-    });
+    const other = await change('ada', 'customer-support', { name: 'Field Operations' });
     expect(other.json()).toMatchObject({
       code: 'CONFLICT',
       message: 'A department called “Field Operations” already exists.',
@@ -156,12 +171,12 @@ describe.skipIf(!available)(`departments (${TEST_DB_KIND})`, () => {
     expect(former).toEqual([{ slug: 'field-services', department_id: FIELD }]);
 
     // Managers describe; only admins rename.
-    const byManager = await f.as('mia', 'PATCH', `/api/departments/${FIELD}`, { name: 'Mine' });
+    const byManager = await change('mia', FIELD, { name: 'Mine' });
     expect(byManager.statusCode).toBe(403);
     expect(byManager.json().message).toBe(
       'Only an admin can rename, archive or restore a department.',
     );
-    const unchanged = await f.as('mia', 'PATCH', `/api/departments/${FIELD}`, {
+    const unchanged = await change('mia', FIELD, {
       name: 'Field Operations',
       description: '<p>Crews</p>',
     });
@@ -171,9 +186,7 @@ describe.skipIf(!available)(`departments (${TEST_DB_KIND})`, () => {
   it('stores a description only as sanitised rich text', async () => {
     // The corpus but its payloads with control characters, which the contract refuses (400).
     const payload = `<p>Builds fiber.</p>${XSS_CORPUS.filter((p) => !p.includes('\u0000')).join('')}`;
-    const response = await f.as('mia', 'PATCH', `/api/departments/${FIELD}`, {
-      description: payload,
-    });
+    const response = await change('mia', FIELD, { description: payload });
     expect(response.statusCode).toBe(200);
     const stored = response.json().description as string;
     // Served with its file addresses signed for the reader's session (as all rich text is).
@@ -185,16 +198,19 @@ describe.skipIf(!available)(`departments (${TEST_DB_KIND})`, () => {
     // Another reader gets the same text, signed for their own session.
     const unsigned = (html: string) => html.replace(/\?exp=[^"]*/g, '');
     expect(unsigned(page.description as string)).toBe(unsigned(stored));
-    const control = await f.as('mia', 'PATCH', `/api/departments/${FIELD}`, {
+    const control = await change('mia', FIELD, {
       description: '<a href="java\u0000script:alert(1)">x</a>',
     });
     expect(control.statusCode).toBe(400);
-    const empty = await f.as('mia', 'PATCH', `/api/departments/${FIELD}`, {});
-    expect(empty.statusCode).toBe(400);
+    // A revision alone changes nothing: refused, as an empty body is.
+    for (const body of [{}, { revision: await revisionOf(FIELD) }]) {
+      const empty = await f.as('mia', 'PATCH', `/api/departments/${FIELD}`, body);
+      expect(empty.statusCode).toBe(400);
+    }
   });
 
   it('archives: hidden from lists, still open to read, closed to changes', async () => {
-    const archived = await f.as('ada', 'PATCH', `/api/departments/${FIELD}`, { archived: true });
+    const archived = await change('ada', FIELD, { archived: true });
     expect(archived.json().archivedAt).toBe(iso());
     expect(await ids('fred')).toEqual([]);
     expect(await ids('ada')).not.toContain(FIELD);
@@ -217,15 +233,40 @@ describe.skipIf(!available)(`departments (${TEST_DB_KIND})`, () => {
         { role: 'department-member', expiresAt: null },
       ],
       ['DELETE', `/api/departments/${FIELD}/members/${f.ids.mia}`, undefined],
-      ['PATCH', `/api/departments/${FIELD}`, { description: '<p>x</p>' }],
+      ['PATCH', `/api/departments/${FIELD}`, { description: '<p>x</p>', revision: 2 }],
     ] as const) {
       const refused = await f.as('ada', method, url, payload);
       expect(refused.statusCode, `${method} ${url}`).toBe(409);
       expect(refused.json().message).toBe(message);
     }
-    const restored = await f.as('ada', 'PATCH', `/api/departments/${FIELD}`, { archived: false });
+    const restored = await change('ada', FIELD, { archived: false });
     expect(restored.json().archivedAt).toBeNull();
     expect(await ids('fred')).toEqual([FIELD]);
+  });
+
+  it('of two changes based on the same revision at once, exactly one lands', async () => {
+    const read = (await f.as('mia', 'GET', `/api/departments/${FIELD}`)).json();
+    expect(read.revision).toBe(1);
+    const url = `/api/departments/${FIELD}`;
+    const both = await Promise.all([
+      f.as('mia', 'PATCH', url, { description: '<p>Mia’s</p>', revision: read.revision }),
+      f.as('ada', 'PATCH', url, { description: '<p>Ada’s</p>', revision: read.revision }),
+    ]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const [won, lost] = both[0]?.statusCode === 200 ? both : [both[1], both[0]];
+    expect(lost?.json()).toEqual({ code: 'CONFLICT', message: STALE_REVISION_MESSAGE });
+    const now = (await f.as('fred', 'GET', url)).json();
+    expect(now).toMatchObject({ description: won?.json().description, revision: 2 });
+    // A stale rename is refused before anything of it is written (no new URL name either).
+    const stale = await f.as('ada', 'PATCH', url, { name: 'Late Name', revision: 1 });
+    expect(stale.json()).toEqual({ code: 'CONFLICT', message: STALE_REVISION_MESSAGE });
+    expect((await f.as('fred', 'GET', url)).json()).toMatchObject({ name: 'Field Operations' });
+    expect(await ctx.database.db.selectFrom('department_slugs').selectAll().execute()).toEqual([]);
+    // A department that is not there is 404, whatever the revision.
+    expect(
+      (await f.as('ada', 'PATCH', '/api/departments/nowhere', { name: 'X', revision: 1 }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('shows courses with the members’ progress, visible library items and the wiki', async () => {

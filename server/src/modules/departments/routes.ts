@@ -26,6 +26,7 @@ import {
   DepartmentSchema,
   DepartmentUpdateSchema,
   isAdmin,
+  STALE_REVISION_MESSAGE,
   type DepartmentDetail,
 } from '@learning-hub/core';
 import type { FastifyRequest } from 'fastify';
@@ -137,6 +138,7 @@ const departmentRoutes: FastifyPluginAsyncZod<{
       memberCount: counts.get(d.id) ?? 0,
       managers: managers.get(d.id) ?? [],
       archivedAt: d.archivedAt,
+      revision: d.revision,
     }));
   }
 
@@ -298,13 +300,14 @@ const departmentRoutes: FastifyPluginAsyncZod<{
         responses: {
           403: [M.adminOnly],
           404: [M.notFound],
-          409: [M.nameTaken('<name>'), M.archived('<department>')],
+          409: [STALE_REVISION_MESSAGE, M.nameTaken('<name>'), M.archived('<department>')],
         },
       },
       schema: {
         operationId: 'updateDepartment',
         tags: ['departments'],
-        summary: 'Change the description (managers), the name or archiving (admins)',
+        summary:
+          'Change the description (managers), the name or archiving (admins), at the revision read',
         params: DepartmentParamsSchema,
         body: DepartmentUpdateSchema,
         response: { 200: DepartmentSchema },

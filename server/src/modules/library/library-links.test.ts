@@ -109,6 +109,7 @@ describe.skipIf(!available)(`library links (${TEST_DB_KIND})`, () => {
     const item = (await addLink('https://fiber.example/')).json() as LibraryItem;
     const changed = await send(priya, 'PATCH', `/api/library/items/${item.id}`, {
       url: 'http://2130706433:8080/admin',
+      revision: item.revision,
     });
     expect(changed.statusCode).toBe(400);
     expect(changed.json()).toEqual({ code: 'VALIDATION_ERROR', message: notPublic('127.0.0.1') });

@@ -17,6 +17,7 @@ import { sql, type SqlBool } from 'kysely';
 import { displayName } from '../../platform/auth/display-name';
 import type { Db } from '../../platform/db';
 import { listPage } from '../../platform/db/paging';
+import { updateAtRevision, type RevisionRefusals } from '../../platform/db/revision';
 import { likePattern } from '../../platform/db/sql';
 import { sortableId } from '../../platform/ids';
 import { richTextToPlainText } from '../../platform/rich-text/sanitize';
@@ -54,6 +55,8 @@ export interface ItemRecord {
   deletedAt: string | null;
   deletedBy: { id: string; name: string } | null;
   tags: string[];
+  /** One more with every change through PATCH (docs/architecture.md, "Two people editing at once"). */
+  revision: number;
 }
 
 /** A person's name for display (platform/auth/display-name.ts) from a row's three columns. */
@@ -103,6 +106,7 @@ function itemQuery(db: Db) {
       'i.updated_at',
       'i.deleted_at',
       'i.deleted_by',
+      'i.revision',
       'du.firstname as du_first',
       'du.lastname as du_last',
       'du.username as du_username',
@@ -160,6 +164,7 @@ function toRecord(r: Row, tags: string[]): ItemRecord {
         ? { id: r.deleted_by, name: nameOf(r.du_first, r.du_last, r.du_username) }
         : null,
     tags,
+    revision: Number(r.revision),
   };
 }
 
@@ -387,32 +392,42 @@ export interface ItemChanges {
   kind?: LibraryItemKind;
 }
 
-/** Changes an item that is not in the trash; false when it is gone or trashed. */
+/**
+ * Changes an item that is not in the trash, only while it is still at `revision` (one conditional
+ * UPDATE that bumps it: platform/db/revision.ts), else the refusal that says why (gone, changed
+ * by someone else since, or in the trash: `refusals.otherwise`).
+ */
 export async function updateItem(
   db: Db,
   id: string,
+  revision: number,
   changes: ItemChanges,
   by: string,
   at: string,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('library_items')
-    .set({
-      ...(changes.title !== undefined ? { title: changes.title } : {}),
-      ...(changes.descriptionHtml !== undefined
-        ? { description_html: changes.descriptionHtml }
-        : {}),
-      ...(changes.categoryId !== undefined ? { category_id: changes.categoryId } : {}),
-      ...(changes.scope !== undefined ? scopeColumns(changes.scope) : {}),
-      ...(changes.url !== undefined ? { url: changes.url } : {}),
-      ...(changes.kind !== undefined ? { kind: changes.kind } : {}),
-      updated_at: at,
-      updated_by: by,
-    })
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  refusals: RevisionRefusals,
+): Promise<void> {
+  await updateAtRevision(
+    db,
+    {
+      table: 'library_items',
+      id,
+      revision,
+      set: {
+        ...(changes.title !== undefined ? { title: changes.title } : {}),
+        ...(changes.descriptionHtml !== undefined
+          ? { description_html: changes.descriptionHtml }
+          : {}),
+        ...(changes.categoryId !== undefined ? { category_id: changes.categoryId } : {}),
+        ...(changes.scope !== undefined ? scopeColumns(changes.scope) : {}),
+        ...(changes.url !== undefined ? { url: changes.url } : {}),
+        ...(changes.kind !== undefined ? { kind: changes.kind } : {}),
+        updated_at: at,
+        updated_by: by,
+      },
+      where: (eb) => eb('deleted_at', 'is', null),
+    },
+    refusals,
+  );
 }
 
 /**

@@ -229,9 +229,10 @@ export async function createItemFor(
 }
 
 /**
- * Changes an item the caller may edit. A `fileId` attaches the caller's new upload and makes it
- * the next version (the earlier ones stay, with their files); two replacing at once both land,
- * as two versions.
+ * Changes an item the caller may edit, only while it is at the `revision` the caller read (409
+ * otherwise: docs/architecture.md, "Two people editing at once"). A `fileId` attaches the caller's
+ * new upload and makes it the next version (the earlier ones stay, with their files); of two
+ * changes based on the same revision, a replacement included, one lands and the other is refused.
  */
 export async function updateItemFor(
   deps: LibraryDeps,
@@ -273,9 +274,10 @@ export async function updateItemFor(
     for (let attempt = 1; ; attempt++) {
       try {
         await db.transaction().execute(async (trx) => {
-          if (!(await updateItem(trx, item.id, changes, user.id, at))) {
-            throw new AppError('CONFLICT', M.trashed);
-          }
+          await updateItem(trx, item.id, body.revision, changes, user.id, at, {
+            notFound: M.notFound,
+            otherwise: () => new AppError('CONFLICT', M.trashed),
+          });
           if (body.tags !== undefined) await setTags(trx, item.id, body.tags);
           if (file) await addVersion(deps, trx, item.id, file, user.id, at);
           await indexItem(trx, item.id);

@@ -1,4 +1,4 @@
-import type { LibraryItem, LibraryList } from '@learning-hub/core';
+import { STALE_REVISION_MESSAGE, type LibraryItem, type LibraryList } from '@learning-hub/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { grantUserPermission, upsertAssignment } from '../../platform/access/access-repository';
 import { insertCourse } from '../courses/course-repository';
@@ -200,11 +200,13 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
     expect(await list(priya)).toMatchObject({ canUpload: true, canManage: false });
     expect(await list(ada)).toMatchObject({ canUpload: true, canManage: true });
 
+    expect(link.revision).toBe(1);
     const changed = await send(priya, 'PATCH', `/api/library/items/${link.id}`, {
       title: 'OTDR manual (2026)',
       tags: ['otdr'],
       categoryId: null,
       url: 'https://example.com/otdr-2026',
+      revision: 1,
     });
     expect(changed.statusCode, changed.body).toBe(200);
     expect(changed.json()).toMatchObject({
@@ -212,6 +214,7 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
       tags: ['otdr'],
       category: null,
       url: 'https://example.com/otdr-2026',
+      revision: 2,
     });
     expect((await searchIds(sam, 'manual 2026')).map((r) => r.id)).toEqual([link.id]);
 
@@ -222,7 +225,8 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
       can: { edit: false, delete: false, restore: false, purge: false },
     });
     expect(
-      (await send(sam, 'PATCH', `/api/library/items/${link.id}`, { title: 'x' })).statusCode,
+      (await send(sam, 'PATCH', `/api/library/items/${link.id}`, { title: 'x', revision: 2 }))
+        .statusCode,
     ).toBe(403);
     expect(
       (
@@ -233,17 +237,49 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
         })
       ).statusCode,
     ).toBe(403);
-    const refused = await send(omar, 'PATCH', `/api/library/items/${link.id}`, { title: 'x' });
+    const refused = await send(omar, 'PATCH', `/api/library/items/${link.id}`, {
+      title: 'x',
+      revision: 2,
+    });
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ message: 'You may not change this item.' });
     // library.manage (admin) changes anyone's.
     expect(
-      (await send(ada, 'PATCH', `/api/library/items/${link.id}`, { title: 'Manual' })).statusCode,
+      (await send(ada, 'PATCH', `/api/library/items/${link.id}`, { title: 'Manual', revision: 2 }))
+        .statusCode,
     ).toBe(200);
     expect((await send(sam, 'GET', '/api/library/items/no-such-item')).statusCode).toBe(404);
   });
 
-  it('keeps every version of a replaced file; two replacing at once both land', async () => {
+  it('of two changes based on the same revision at once, exactly one lands', async () => {
+    const item = await create(priya, {
+      title: 'Splice trays',
+      url: 'https://trays.example',
+      scope: { type: 'everyone' },
+    });
+    const url = `/api/library/items/${item.id}`;
+    const both = await Promise.all([
+      send(priya, 'PATCH', url, { title: 'Priya’s title', revision: item.revision }),
+      send(ada, 'PATCH', url, { title: 'Ada’s title', revision: item.revision }),
+    ]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const [won, lost] = both[0]?.statusCode === 200 ? both : [both[1], both[0]];
+    expect(lost?.json()).toEqual({ code: 'CONFLICT', message: STALE_REVISION_MESSAGE });
+    const now = (await send(sam, 'GET', url)).json() as LibraryItem;
+    expect(now).toMatchObject({ title: won?.json().title, revision: item.revision + 1 });
+    // A stale revision changes nothing, even alone; the one read now goes through.
+    const stale = await send(priya, 'PATCH', url, { title: 'Late', revision: item.revision });
+    expect(stale.statusCode).toBe(409);
+    expect(
+      (await send(priya, 'PATCH', url, { title: 'Late', revision: now.revision })).json(),
+    ).toMatchObject({ title: 'Late', revision: now.revision + 1 });
+    // Without a revision it is no change at all.
+    const blind = await send(priya, 'PATCH', url, { title: 'Blind' });
+    expect(blind.statusCode).toBe(400);
+    expect(blind.json().details.issues[0].path).toBe('body.revision');
+  });
+
+  it('keeps every version of a replaced file; of two replacing at once, one lands', async () => {
     const first = await upload(priya, 'plan-v1.txt', 'first plan');
     const item = await create(priya, {
       title: 'Plan',
@@ -254,6 +290,7 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
     const second = await upload(priya, 'plan-v2.png', PNG_1X1);
     const replaced = await send(priya, 'PATCH', `/api/library/items/${item.id}`, {
       fileId: second,
+      revision: 1,
     });
     expect(replaced.statusCode, replaced.body).toBe(200);
     expect(replaced.json()).toMatchObject({
@@ -261,13 +298,15 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
       version: 2,
       file: { fileId: second },
       textState: 'none',
+      revision: 2,
     });
     const [a, b] = [await upload(priya, 'a.txt', 'a'), await upload(priya, 'b.txt', 'b')];
     const both = await Promise.all([
-      send(priya, 'PATCH', `/api/library/items/${item.id}`, { fileId: a }),
-      send(priya, 'PATCH', `/api/library/items/${item.id}`, { fileId: b }),
+      send(priya, 'PATCH', `/api/library/items/${item.id}`, { fileId: a, revision: 2 }),
+      send(priya, 'PATCH', `/api/library/items/${item.id}`, { fileId: b, revision: 2 }),
     ]);
-    expect(both.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const [winner, loser] = both[0]?.statusCode === 200 ? [a, b] : [b, a];
     const versions = await send(sam, 'GET', `/api/library/items/${item.id}/versions`);
     expect(versions.statusCode).toBe(200);
     const list = (
@@ -275,18 +314,23 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
         items: { version: number; current: boolean; file: { fileId: string } }[];
       }
     ).items;
-    expect(list.map((v) => v.version)).toEqual([4, 3, 2, 1]);
-    expect(list.filter((v) => v.current).map((v) => v.version)).toEqual([4]);
-    expect(new Set(list.slice(0, 2).map((v) => v.file.fileId))).toEqual(new Set([a, b]));
-    // Every version's file stays readable (attached to the item).
+    expect(list.map((v) => v.version)).toEqual([3, 2, 1]);
+    expect(list.filter((v) => v.current).map((v) => v.version)).toEqual([3]);
+    expect(list[0]?.file.fileId).toBe(winner);
+    // Every version's file stays readable (attached to the item); the refused one is gone.
     for (const v of list) {
       expect((await send(sam, 'GET', `/api/files/${v.file.fileId}`)).statusCode).toBe(200);
     }
+    expect((await send(priya, 'GET', `/api/files/${loser}`)).statusCode).toBe(404);
     // Attaching the same upload again is refused; a link takes no file, a file no address.
-    const again = await send(priya, 'PATCH', `/api/library/items/${item.id}`, { fileId: a });
+    const again = await send(priya, 'PATCH', `/api/library/items/${item.id}`, {
+      fileId: winner,
+      revision: 3,
+    });
     expect(again.statusCode).toBe(409);
     const noUrl = await send(priya, 'PATCH', `/api/library/items/${item.id}`, {
       url: 'https://x.y',
+      revision: 3,
     });
     expect(noUrl.statusCode).toBe(400);
     const link = await create(priya, {
@@ -296,6 +340,7 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
     });
     const noFile = await send(priya, 'PATCH', `/api/library/items/${link.id}`, {
       fileId: await upload(priya, 'c.txt', 'c'),
+      revision: 1,
     });
     expect(noFile.statusCode).toBe(400);
     expect((await send(sam, 'GET', `/api/library/items/${link.id}/versions`)).json()).toEqual({
@@ -332,7 +377,9 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
     expect((await list(ada, '?trash=true')).total).toBe(1);
     expect((await list(ada, '?trash=true&search=RULE')).total).toBe(1);
     expect((await list(ada, '?trash=true&search=%25')).total).toBe(0);
-    expect((await send(priya, 'PATCH', url, { title: 'x' })).statusCode).toBe(409);
+    const inTrash = await send(priya, 'PATCH', url, { title: 'x', revision: item.revision });
+    expect(inTrash.statusCode).toBe(409);
+    expect(inTrash.json().message).toBe('This item is in the trash; restore it first.');
 
     const restored = await send(priya, 'POST', `${url}/restore`);
     expect(restored.statusCode, restored.body).toBe(200);
@@ -594,10 +641,12 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
     const url = `/api/library/items/${item.id}`;
     const elsewhere = await send(priya, 'PATCH', url, {
       scope: { type: 'department', departmentId: 'customer-support' },
+      revision: 1,
     });
     expect(elsewhere.statusCode).toBe(403);
     const home = await send(priya, 'PATCH', url, {
       scope: { type: 'department', departmentId: FIELD },
+      revision: 1,
     });
     expect(home.statusCode).toBe(200);
     expect(home.json()).toMatchObject({ scopeLabel: 'Field Operations' });
@@ -605,7 +654,7 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
     expect((await searchIds(sam, 'moving')).length).toBe(1);
     expect((await send(kim, 'GET', url)).statusCode).toBe(404);
     // Omar cannot see it now, so for him it is not there at all.
-    expect((await send(omar, 'PATCH', url, { title: 'x' })).statusCode).toBe(404);
+    expect((await send(omar, 'PATCH', url, { title: 'x', revision: 2 })).statusCode).toBe(404);
   });
 
   it('refuses bad input with a readable 4xx and sanitises the description', async () => {

@@ -22,6 +22,7 @@ import {
   LibraryVersionListQuerySchema,
   LibraryVersionListSchema,
   LINK_URL_MESSAGES,
+  STALE_REVISION_MESSAGE,
   type LibraryItem,
   type LibraryFile,
   type LibraryItemSummary,
@@ -172,6 +173,7 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
       descriptionHtml: app.urlSigner.signHtml(item.descriptionHtml, sessionId),
       textError: item.textError,
       deletedBy: item.deletedBy,
+      revision: item.revision,
       can: abilitiesOf(viewer, item),
     };
   }
@@ -274,13 +276,14 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
           400: [...INPUT_REFUSALS[400], M.linkHasNoFile, M.fileHasNoUrl],
           403: [...INPUT_REFUSALS[403], 'You may not change this item.'],
           404: [M.notFound, `${M.fileNotFound} (the fileId names no upload of the caller’s).`],
-          409: [M.trashed, M.attached, M.busy],
+          409: [STALE_REVISION_MESSAGE, M.trashed, M.attached, M.busy],
         },
       },
       schema: {
         operationId: 'updateLibraryItem',
         tags: ['library'],
-        summary: 'Change an item; a fileId replaces its file with a new version',
+        summary:
+          'Change an item at the revision read (409 when stale); a fileId replaces its file with a new version',
         params: LibraryItemParamsSchema,
         body: LibraryItemUpdateSchema,
         response: { 200: LibraryItemSchema },

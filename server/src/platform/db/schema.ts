@@ -15,6 +15,8 @@ export interface DepartmentsTable {
   /** Its URL name, which follows a rename (null only for rows written before 0018: use the id). */
   slug: string | null;
   archived_at: string | null;
+  /** One more with every change; a change names the revision it read (migration 0021). */
+  revision: Generated<number>;
 }
 
 /** A department's former URL names: `/departments/{slug}` redirects to its current one. */
@@ -201,6 +203,8 @@ export interface LessonsTable {
   position: number;
   created_at: string;
   updated_at: string;
+  /** One more with every change; a change names the revision it read (migration 0021). */
+  revision: Generated<number>;
 }
 
 export interface LessonProgressTable {
@@ -234,6 +238,8 @@ export interface AssignmentsTable {
   position: number;
   created_at: string;
   updated_at: string;
+  /** One more with every change; a change names the revision it read (migration 0021). */
+  revision: Generated<number>;
 }
 
 export interface SubmissionsTable {
@@ -513,6 +519,8 @@ export interface LibraryItemsTable {
   deleted_by: string | null;
   view_count: Generated<number>;
   download_count: Generated<number>;
+  /** One more with every change; a change names the revision it read (migration 0021). */
+  revision: Generated<number>;
 }
 
 export interface LibraryItemTagsTable {

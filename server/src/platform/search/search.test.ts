@@ -113,7 +113,8 @@ describe.skipIf(!available)(`search (${TEST_DB_KIND})`, () => {
     });
     const lessonUrl = `/api/courses/${courseId}/lessons/${lessonIds[0]}`;
     expect(
-      (await priya.patch(lessonUrl, { title: 'Backfill', bodyHtml: '<p>Gravel</p>' })).statusCode,
+      (await priya.patch(lessonUrl, { title: 'Backfill', bodyHtml: '<p>Gravel</p>', revision: 1 }))
+        .statusCode,
     ).toBe(200);
     expect((await search('priya', 'q=gravel')).items.map((r) => r.id)).toEqual([lessonIds[0]]);
     expect((await search('priya', 'q=part')).total).toBe(0);

@@ -128,6 +128,7 @@ describe.skipIf(!available)(`pictures in rich text are attached (${TEST_DB_KIND}
 
     const released = await as(ctx, p.priya).patch(`/api/assignments/${assignmentId}`, {
       gradesReleased: true,
+      revision: 1,
     });
     expect(released.statusCode, released.body).toBe(200);
     expect(await status(p.sam, fileId)).toBe(200);
@@ -219,6 +220,7 @@ describe.skipIf(!available)(`pictures in rich text are attached (${TEST_DB_KIND}
     const second = await picture(p.ada);
     const edited = await as(ctx, p.ada).patch(`/api/departments/${departmentId}`, {
       description: img(second),
+      revision: 1,
     });
     expect(edited.statusCode, edited.body).toBe(200);
     expect(await status(p.sam, second)).toBe(200);

@@ -58,9 +58,27 @@ export function buildCustomRole(overrides: Partial<Role> = {}): Role {
 
 export const DEPARTMENTS = {
   ...listOf([
-    { id: 'network-engineering', name: 'Network Engineering', description: '', memberCount: 1 },
-    { id: 'field-operations', name: 'Field Operations', description: '', memberCount: 1 },
-    { id: 'customer-support', name: 'Customer Support', description: '', memberCount: 1 },
+    {
+      id: 'network-engineering',
+      name: 'Network Engineering',
+      description: '',
+      memberCount: 1,
+      revision: 1,
+    },
+    {
+      id: 'field-operations',
+      name: 'Field Operations',
+      description: '',
+      memberCount: 1,
+      revision: 1,
+    },
+    {
+      id: 'customer-support',
+      name: 'Customer Support',
+      description: '',
+      memberCount: 1,
+      revision: 1,
+    },
   ]),
 };
 

@@ -11,6 +11,7 @@ export function buildDepartmentDetail(overrides: Partial<DepartmentDetail> = {})
     memberCount: 3,
     managers: [{ id: 'u-mia', name: 'Mia Manager' }],
     archivedAt: null,
+    revision: 4,
     createdAt: '2025-01-01T09:00:00.000Z',
     courses: [
       {

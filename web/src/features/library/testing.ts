@@ -42,6 +42,7 @@ export function buildLibraryItem(overrides: Partial<LibraryItem> = {}): LibraryI
     descriptionHtml: '<p>How much loss a splice may add.</p>',
     textError: null,
     deletedBy: null,
+    revision: 2,
     can: { edit: false, delete: false, restore: false, purge: false },
     ...overrides,
   };
@@ -49,7 +50,14 @@ export function buildLibraryItem(overrides: Partial<LibraryItem> = {}): LibraryI
 
 /** The list's view of an item (no description, abilities or trash details). */
 export function summaryOf(item: LibraryItem): LibraryItemSummary {
-  const { descriptionHtml: _d, textError: _t, deletedBy: _b, can: _c, ...summary } = item;
+  const {
+    descriptionHtml: _d,
+    textError: _t,
+    deletedBy: _b,
+    can: _c,
+    revision: _r,
+    ...summary
+  } = item;
   return summary;
 }
 

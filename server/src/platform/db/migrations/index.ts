@@ -23,6 +23,7 @@ import * as m0017 from './0017-search-scope-tokens';
 import * as m0018 from './0018-wiki-and-departments';
 import * as m0019 from './0019-department-indexes';
 import * as m0020 from './0020-system-settings';
+import * as m0021 from './0021-revisions';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0018-wiki-and-departments': m0018,
   '0019-department-indexes': m0019,
   '0020-system-settings': m0020,
+  '0021-revisions': m0021,
 };
 
 export const migrationProvider: MigrationProvider = {

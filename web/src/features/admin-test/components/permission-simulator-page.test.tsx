@@ -46,7 +46,13 @@ const routes: MockRoutes = {
   'GET /api/departments': {
     body: {
       ...listOf([
-        { id: 'field-operations', name: 'Field Operations', description: '', memberCount: 2 },
+        {
+          id: 'field-operations',
+          name: 'Field Operations',
+          description: '',
+          memberCount: 2,
+          revision: 1,
+        },
       ]),
     },
   },

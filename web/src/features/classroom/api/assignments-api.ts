@@ -19,7 +19,7 @@ import {
   type SubmissionSave,
 } from '@learning-hub/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api, isStaleEdit } from '../../../lib/api-client';
 import { USER_QUERY_PREFIX } from '../../../lib/auth/auth-context';
 
 export { formatBytes } from '../../../lib/format';
@@ -52,6 +52,20 @@ export function useCourseAssignmentList(courseId: string) {
   });
 }
 
+/**
+ * The assignment as the server has it now, put into the cache: a form's Reload after its save
+ * was refused as stale (web/src/components/stale-edit.tsx).
+ */
+export function useReloadAssignment() {
+  const queryClient = useQueryClient();
+  return (assignmentId: string) =>
+    queryClient.fetchQuery({
+      queryKey: assignmentKeys.detail(assignmentId),
+      queryFn: () => api.get(`/api/assignments/${enc(assignmentId)}`, AssignmentDetailSchema),
+      staleTime: 0,
+    });
+}
+
 /** GET /api/assignments/:assignmentId. */
 export function useAssignment(assignmentId: string) {
   return useQuery({
@@ -75,12 +89,17 @@ export function useCreateAssignment(courseId: string) {
   });
 }
 
+/**
+ * PATCH /api/assignments/:assignmentId with the `revision` read. A stale one (409) refreshes
+ * what is shown of assignments too, so the page behind the form shows the change made meanwhile.
+ */
 export function useUpdateAssignment() {
   const refresh = useRefreshAssignments();
   return useMutation({
     mutationFn: ({ assignmentId, input }: { assignmentId: string; input: AssignmentUpdate }) =>
       api.patch(`/api/assignments/${enc(assignmentId)}`, input, AssignmentDetailSchema),
     onSuccess: refresh,
+    onError: (error) => (isStaleEdit(error) ? refresh() : undefined),
   });
 }
 

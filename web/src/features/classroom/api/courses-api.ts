@@ -32,7 +32,7 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 import { z } from 'zod';
-import { api } from '../../../lib/api-client';
+import { api, isStaleEdit } from '../../../lib/api-client';
 import { queryString } from '../../../lib/query-string';
 import { USER_QUERY_PREFIX } from '../../../lib/auth/auth-context';
 import { LEARNING_OVERVIEW_KEY } from './learning-api';
@@ -237,6 +237,20 @@ export interface LessonInput {
   durationMinutes?: number | null;
 }
 
+/**
+ * The lesson as the server has it now, put into the cache: the lesson editor's Reload after its
+ * save was refused as stale (web/src/components/stale-edit.tsx).
+ */
+export function useReloadLesson(courseId: string) {
+  const queryClient = useQueryClient();
+  return (lessonId: string) =>
+    queryClient.fetchQuery({
+      queryKey: courseKeys.lesson(courseId, lessonId),
+      queryFn: () => api.get(`${coursePath(courseId)}/lessons/${enc(lessonId)}`, LessonSchema),
+      staleTime: 0,
+    });
+}
+
 export function useCreateLesson(courseId: string) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -249,15 +263,20 @@ export function useCreateLesson(courseId: string) {
   });
 }
 
+/**
+ * PATCH …/lessons/:lessonId with the `revision` the editor read. A stale one (409) reloads the
+ * course, so its outline shows the lesson as it is now.
+ */
 export function useUpdateLesson(courseId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ lessonId, ...changes }: LessonInput & { lessonId: string }) =>
+    mutationFn: ({ lessonId, ...changes }: LessonInput & { lessonId: string; revision: number }) =>
       api.patch(`${coursePath(courseId)}/lessons/${enc(lessonId)}`, changes, LessonSchema),
     onSuccess: (lesson) => {
       queryClient.setQueryData(courseKeys.lesson(courseId, lesson.id), lesson);
       return invalidateCourse(queryClient, courseId);
     },
+    onError: (error) => (isStaleEdit(error) ? invalidateCourse(queryClient, courseId) : undefined),
   });
 }
 

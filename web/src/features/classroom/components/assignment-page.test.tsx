@@ -395,6 +395,7 @@ describe('classroom: an assignment for graders', () => {
     await waitFor(() =>
       expect(fetchMock.callsTo('PATCH /api/assignments/assignment-1')[0]?.body).toEqual({
         gradesReleased: true,
+        revision: 1,
       }),
     );
   });

@@ -10,7 +10,13 @@ const instructor = buildUser({ role: 'instructor' });
 
 const departments = {
   ...listOf([
-    { id: 'network-engineering', name: 'Network Engineering', description: '', memberCount: 3 },
+    {
+      id: 'network-engineering',
+      name: 'Network Engineering',
+      description: '',
+      memberCount: 3,
+      revision: 1,
+    },
   ]),
 };
 

@@ -15,7 +15,6 @@ import {
 } from '@learning-hub/core';
 import {
   ActionIcon,
-  Alert,
   Anchor,
   Badge,
   Button,
@@ -49,8 +48,10 @@ import {
   useCourseAssignmentList,
   useCreateAssignment,
   useDeleteAssignment,
+  useReloadAssignment,
   useUpdateAssignment,
 } from '../api/assignments-api';
+import { SaveErrorAlert } from '../../../components/stale-edit';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { fieldErrors } from '../../../lib/form-errors';
 import { href } from '../../../lib/links';
@@ -303,6 +304,11 @@ const FIELD_OF: Record<string, keyof EditorValues> = {
   releaseOnSave: 'releaseOnSave',
 };
 
+/**
+ * A new assignment, or one as it was when the editor opened: its save sends that revision, and
+ * when someone else changed it meanwhile, Reload fills the form with it as it is now
+ * (docs/architecture.md, "Two people editing at once").
+ */
 function AssignmentEditor({
   courseId,
   assignment,
@@ -312,12 +318,40 @@ function AssignmentEditor({
   assignment: Assignment | null;
   onClose(): void;
 }) {
+  const reload = useReloadAssignment();
+  const [loaded, setLoaded] = useState({ assignment, times: 0 });
+  return (
+    <AssignmentForm
+      key={loaded.times}
+      courseId={courseId}
+      assignment={loaded.assignment}
+      onClose={onClose}
+      onReload={async () => {
+        if (!assignment) return;
+        const fresh = await reload(assignment.id);
+        setLoaded((l) => ({ assignment: fresh, times: l.times + 1 }));
+      }}
+    />
+  );
+}
+
+function AssignmentForm({
+  courseId,
+  assignment,
+  onClose,
+  onReload,
+}: {
+  courseId: string;
+  assignment: Assignment | null;
+  onClose(): void;
+  onReload(): Promise<void>;
+}) {
   const create = useCreateAssignment(courseId);
   const update = useUpdateAssignment();
   const [values, setValues] = useState<EditorValues>(() => valuesOf(assignment));
   const [errors, setErrors] = useState<EditorErrors>({});
   const saving = create.isPending || update.isPending;
-  const serverError = (create.error ?? update.error)?.message ?? null;
+  const serverError = create.error ?? update.error;
   const set = (patch: Partial<EditorValues>) => setValues((v) => ({ ...v, ...patch }));
   const pastDue = values.due !== null && dayjs(values.due).isBefore(dayjs());
 
@@ -339,7 +373,7 @@ function AssignmentEditor({
     };
     if (assignment) {
       update.mutate(
-        { assignmentId: assignment.id, input: parsed.data },
+        { assignmentId: assignment.id, input: { ...parsed.data, revision: assignment.revision } },
         { onSuccess: () => done('Assignment saved') },
       );
     } else {
@@ -491,11 +525,7 @@ function AssignmentEditor({
             checked={values.releaseOnSave}
             onChange={(e) => set({ releaseOnSave: e.currentTarget.checked })}
           />
-          {serverError && (
-            <Alert color="red" role="alert">
-              {serverError}
-            </Alert>
-          )}
+          {serverError && <SaveErrorAlert error={serverError} onReload={onReload} />}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel

@@ -7,7 +7,12 @@
 import type { AssignmentDetail, Grade } from '@learning-hub/core';
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import { isStaleEdit } from '../../../lib/api-client';
 import { useUpdateAssignment } from '../api/assignments-api';
+
+/** A release refused as stale: the assignment was reloaded (useUpdateAssignment) and shows now. */
+const RELEASE_STALE =
+  'Someone else changed this assignment since you opened it. It is shown as it is now: release or hide again if you still want to.';
 
 /** "Grades released", "1 grade not released", "Grades not released" (none given yet). */
 export function releaseStateWords(a: {
@@ -47,7 +52,10 @@ export function GradeRelease({
 
   function toggle() {
     update.mutate(
-      { assignmentId: assignment.id, input: { gradesReleased: !released } },
+      {
+        assignmentId: assignment.id,
+        input: { gradesReleased: !released, revision: assignment.revision },
+      },
       {
         onSuccess: () =>
           notifications.show({
@@ -73,7 +81,7 @@ export function GradeRelease({
         )}
         {update.isError && (
           <Text size="sm" c="red.8" role="alert">
-            {update.error.message}
+            {isStaleEdit(update.error) ? RELEASE_STALE : update.error.message}
           </Text>
         )}
         {assignment.canReleaseGrades && (

@@ -147,6 +147,7 @@ describe('classroom: grading', () => {
     expect(screen.getByRole('status', { name: 'Grades released' })).toBeInTheDocument();
     expect(fetchMock.callsTo('PATCH /api/assignments/assignment-1')[0]?.body).toEqual({
       gradesReleased: true,
+      revision: 1,
     });
   });
 

@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import { STALE_REVISION_MESSAGE } from '@learning-hub/core';
 import { describe, expect, it } from 'vitest';
 import type { MockRoutes } from '../../../test/fetch-mock';
 import { buildAssignment } from '../../../test/assignment-fixtures';
@@ -10,7 +11,13 @@ const instructor = buildUser({ role: 'instructor' });
 const draft = buildCourseDetail({ state: 'draft', viewer: teacherViewer(), publishedAt: null });
 const DEPARTMENTS = {
   ...listOf([
-    { id: 'network-engineering', name: 'Network Engineering', description: '', memberCount: 3 },
+    {
+      id: 'network-engineering',
+      name: 'Network Engineering',
+      description: '',
+      memberCount: 3,
+      revision: 1,
+    },
   ]),
 };
 
@@ -107,14 +114,14 @@ describe('course creator', () => {
     const { fetchMock, user } = open('/course-creator?course=course-1', {
       'PATCH /api/courses/course-1': {
         status: 409,
-        body: { code: 'CONFLICT', message: 'The course was changed by someone else.' },
+        body: { code: 'CONFLICT', message: STALE_REVISION_MESSAGE },
       },
     });
     const title = await screen.findByRole('textbox', { name: /^Title/ });
     await user.type(title, ' (new)');
     expect(
       await screen.findByText(
-        /Couldn't save: The course was changed by someone else\./,
+        `Couldn't save: ${STALE_REVISION_MESSAGE} Your changes are still here, unsaved. Reload shows their version instead and discards yours.`,
         {},
         {
           timeout: 5000,

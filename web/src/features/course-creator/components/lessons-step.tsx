@@ -1,12 +1,19 @@
 /**
  * The lessons step: pick a lesson and edit its title, duration and body. Edits are saved on
- * their own (PATCH the lesson, about 1.5 s after the last change).
+ * their own (PATCH the lesson, about 1.5 s after the last change) at the lesson's revision: when
+ * someone else changed it meanwhile, the status says so and Reload loads it as it is now
+ * (docs/architecture.md, "Two people editing at once").
  */
 import { LessonUpdateSchema, type CourseDetail, type Lesson } from '@learning-hub/core';
 import { Alert, Loader, NumberInput, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
-import { useLesson, useUpdateLesson, type LessonInput } from '../../classroom/api/courses-api';
+import {
+  useLesson,
+  useReloadLesson,
+  useUpdateLesson,
+  type LessonInput,
+} from '../../classroom/api/courses-api';
 import { SaveStatus } from './save-status';
 import { useAutosave } from './use-autosave';
 import { fieldErrors, firstError } from '../../../lib/form-errors';
@@ -31,6 +38,9 @@ export function LessonsStep({
   const exists = course.sections.some((s) => s.lessons.some((l) => l.id === lessonId));
   const selected = exists ? lessonId : null;
   const lesson = useLesson(course.id, selected);
+  const reloadLesson = useReloadLesson(course.id);
+  // Each reload opens the editor afresh on the lesson as the server has it now.
+  const [reloads, setReloads] = useState(0);
 
   return (
     <Stack gap="md">
@@ -55,15 +65,22 @@ export function LessonsStep({
       )}
       {selected && lesson.data && lesson.data.id === selected && (
         <LessonEditor
-          key={lesson.data.id}
+          key={`${lesson.data.id} ${reloads}`}
           courseId={course.id}
           lesson={lesson.data}
           onDirtyChange={onDirtyChange}
+          onReload={async () => {
+            await reloadLesson(lesson.data.id);
+            setReloads((n) => n + 1);
+          }}
         />
       )}
     </Stack>
   );
 }
+
+/** The fields the editor checks as they are typed (the revision is the editor's own). */
+const LessonFieldsSchema = LessonUpdateSchema.omit({ revision: true });
 
 interface LessonValues {
   title: string;
@@ -75,12 +92,16 @@ function LessonEditor({
   courseId,
   lesson,
   onDirtyChange,
+  onReload,
 }: {
   courseId: string;
   lesson: Lesson;
   onDirtyChange(dirty: boolean): void;
+  onReload(): Promise<void>;
 }) {
   const update = useUpdateLesson(courseId);
+  // The revision this editor last saw from the server: each save sends it and takes the next.
+  const revision = useRef(lesson.revision);
   const [values, setValues] = useState<LessonValues>({
     title: lesson.title,
     durationMinutes: lesson.durationMinutes,
@@ -88,7 +109,12 @@ function LessonEditor({
   });
   const [errors, setErrors] = useState<Partial<Record<keyof LessonValues, string>>>({});
   const autosave = useAutosave<LessonInput>(async (changes) => {
-    await update.mutateAsync({ lessonId: lesson.id, ...changes });
+    const saved = await update.mutateAsync({
+      lessonId: lesson.id,
+      ...changes,
+      revision: revision.current,
+    });
+    revision.current = saved.revision;
   });
   const { dirty } = autosave;
   useEffect(() => {
@@ -99,7 +125,7 @@ function LessonEditor({
   function change(patch: Partial<LessonValues>) {
     const next = { ...values, ...patch };
     setValues(next);
-    const parsed = LessonUpdateSchema.safeParse(next);
+    const parsed = LessonFieldsSchema.safeParse(next);
     if (!parsed.success) {
       const found = fieldErrors(parsed.error);
       setErrors(found);
@@ -112,7 +138,13 @@ function LessonEditor({
 
   return (
     <Stack gap="md">
-      <SaveStatus state={autosave.state} />
+      <SaveStatus
+        state={autosave.state}
+        onReload={() => {
+          autosave.reset();
+          void onReload();
+        }}
+      />
       <TextInput
         label="Lesson title"
         required

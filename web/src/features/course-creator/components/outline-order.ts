@@ -7,6 +7,8 @@ import type { OutlineOrder, Section } from '@learning-hub/core';
 export interface OutlineLesson {
   id: string;
   title: string;
+  /** The lesson's revision: a rename sends it. */
+  revision: number;
 }
 export interface OutlineSection {
   id: string;
@@ -22,7 +24,7 @@ export function outlineFromSections(sections: readonly Section[]): OutlineSectio
       title: s.title,
       lessons: [...s.lessons]
         .sort((a, b) => a.position - b.position)
-        .map((l) => ({ id: l.id, title: l.title })),
+        .map((l) => ({ id: l.id, title: l.title, revision: l.revision })),
     }));
 }
 

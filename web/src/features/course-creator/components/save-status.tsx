@@ -1,7 +1,11 @@
 import { Button, Group, Text } from '@mantine/core';
+import { STALE_EDIT_NOTE } from '../../../components/stale-edit';
 import type { AutosaveState } from './use-autosave';
 
-/** "Saving…", "Saved", or why it could not be saved (with Reload after a conflict). */
+/**
+ * "Saving…", "Saved", or why it could not be saved; after a change someone else made meanwhile,
+ * what Reload does and the button (the same words as every form's: components/stale-edit.tsx).
+ */
 export function SaveStatus({ state, onReload }: { state: AutosaveState; onReload?: () => void }) {
   let text = '';
   let color: string | undefined = 'dimmed';
@@ -24,7 +28,7 @@ export function SaveStatus({ state, onReload }: { state: AutosaveState; onReload
       break;
     case 'error':
       text = state.conflict
-        ? `Couldn't save: ${state.message} Reload to get the latest version (your unsaved changes here are discarded).`
+        ? `Couldn't save: ${state.message} ${STALE_EDIT_NOTE}`
         : `Couldn't save: ${state.message}`;
       color = 'red.8';
       break;

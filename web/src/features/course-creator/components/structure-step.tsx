@@ -70,6 +70,7 @@ import {
   type OutlineSection,
 } from './outline-order';
 import { fieldErrors, firstError } from '../../../lib/form-errors';
+import { isStaleEdit } from '../../../lib/api-client';
 
 const sectionKey = (id: string) => `section:${id}`;
 const lessonKey = (id: string) => `lesson:${id}`;
@@ -82,6 +83,9 @@ function parseKey(key: UniqueIdentifier): { kind: 'section' | 'lesson'; id: stri
 /** core's title rules, with their messages ("Enter the lesson title", one line, …). */
 const SECTION_TITLE = SectionCreateSchema.shape.title;
 const LESSON_TITLE = LessonCreateSchema.shape.title;
+/** A rename refused as stale: the outline was reloaded (useUpdateLesson) and shows it now. */
+const LESSON_RENAME_STALE =
+  'Someone else changed this lesson since you opened it. Cancel to see it as it is now, or save again to replace their title.';
 
 function checkTitle(schema: typeof SECTION_TITLE, value: string) {
   const parsed = schema.safeParse(value);
@@ -569,11 +573,15 @@ function SectionCard({
                             schema={LESSON_TITLE}
                             initial={lesson.title}
                             busy={renameLesson.isPending}
-                            serverError={renameLesson.error?.message ?? null}
+                            serverError={
+                              isStaleEdit(renameLesson.error)
+                                ? LESSON_RENAME_STALE
+                                : (renameLesson.error?.message ?? null)
+                            }
                             onCancel={() => setRenaming(null)}
                             onSave={(title) =>
                               renameLesson.mutate(
-                                { lessonId: lesson.id, title },
+                                { lessonId: lesson.id, title, revision: lesson.revision },
                                 { onSuccess: () => setRenaming(null) },
                               )
                             }

@@ -3,7 +3,7 @@
  * creator"): `schedule(value)` on every change, one save at a time, the newest value wins.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { errorCode } from '../../../lib/api-client';
+import { isStaleEdit } from '../../../lib/api-client';
 
 export const AUTOSAVE_DELAY_MS = 1500;
 
@@ -59,7 +59,8 @@ export function useAutosave<T>(
       }
     } catch (error) {
       const message = error instanceof Error && error.message ? error.message : 'Unknown error';
-      setState({ status: 'error', message, conflict: errorCode(error) === 'CONFLICT' });
+      // Only a change someone else made meanwhile is fixed by reloading (not a code taken).
+      setState({ status: 'error', message, conflict: isStaleEdit(error) });
     } finally {
       inFlight.current = false;
     }

@@ -19,6 +19,7 @@ const dept = (id: string, name: string) => ({
   memberCount: 0,
   managers: [],
   archivedAt: null,
+  revision: 1,
 });
 
 function setUp() {
@@ -73,7 +74,7 @@ describe('GET /api/departments has one cache entry', () => {
   it('a renamed department shows its new name in the pickers', async () => {
     const { view } = setUp();
     await waitFor(() => expect(view.result.current.choices.data).toHaveLength(1));
-    await act(() => view.result.current.update.mutateAsync({ name: 'North Region' }));
+    await act(() => view.result.current.update.mutateAsync({ name: 'North Region', revision: 1 }));
     await waitFor(() =>
       expect(view.result.current.choices.data?.map((d) => d.name)).toEqual(['North Region']),
     );

@@ -101,6 +101,20 @@ export function useDepartment(id: string) {
   });
 }
 
+/**
+ * The department as the server has it now, put into the cache: a form's Reload after its save
+ * was refused as stale (web/src/components/stale-edit.tsx).
+ */
+export function useReloadDepartment(id: string) {
+  const queryClient = useQueryClient();
+  return () =>
+    queryClient.fetchQuery({
+      queryKey: departmentKeys.detail(id),
+      queryFn: () => api.get(departmentPath(id), DepartmentDetailSchema),
+      staleTime: 0,
+    });
+}
+
 /** GET /api/departments/{id}/members. */
 export function useMembers(id: string, params: MemberListParams) {
   return useQuery({
@@ -150,6 +164,8 @@ export interface DepartmentChange {
   name?: string;
   description?: string;
   archived?: boolean;
+  /** The revision the change is based on (409 when someone else changed the department since). */
+  revision: number;
 }
 
 /**

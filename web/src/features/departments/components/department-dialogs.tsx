@@ -1,27 +1,57 @@
 /**
  * Changes to a department itself: its description (managers), its name and archiving (admins).
- * Each saves with PATCH /api/departments/{id}, shows a notification and closes; a refusal shows
- * the server's message in the dialog.
+ * Each saves with PATCH /api/departments/{id} at the revision the dialog was filled from, shows a
+ * notification and closes; a refusal shows the server's message in the dialog. When someone else
+ * changed the department meanwhile, the forms keep what was typed until Reload fills them with
+ * the department as it is now (docs/architecture.md, "Two people editing at once").
  */
 import type { DepartmentDetail } from '@learning-hub/core';
 import { DepartmentUpdateSchema } from '@learning-hub/core';
-import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
-import { isClientError } from '../../../lib/api-client';
+import { isClientError, isStaleEdit } from '../../../lib/api-client';
 
-import { useUpdateDepartment } from '../api/departments-api';
+import { useReloadDepartment, useUpdateDepartment } from '../api/departments-api';
 import { fieldErrors, firstError } from '../../../lib/form-errors';
 import { href } from '../../../lib/links';
-import { ErrorAlert } from '../../../components/query-state';
+import { SaveErrorAlert } from '../../../components/stale-edit';
 
 interface DialogProps {
   department: DepartmentDetail;
   opened: boolean;
   onClose(): void;
+}
+
+interface FormProps {
+  department: DepartmentDetail;
+  onClose(): void;
+  /** Fills the form again from the department as the server has it now. */
+  onReload(): Promise<void>;
+}
+
+/** A form, filled again from the server's department when a stale save is reloaded. */
+function Reloadable({
+  department,
+  onClose,
+  form: Form,
+}: Omit<DialogProps, 'opened'> & { form(props: FormProps): ReactNode }) {
+  const reload = useReloadDepartment(department.id);
+  const [loaded, setLoaded] = useState({ department, times: 0 });
+  return (
+    <Form
+      key={loaded.times}
+      department={loaded.department}
+      onClose={onClose}
+      onReload={async () => {
+        const fresh = await reload();
+        setLoaded((l) => ({ department: fresh, times: l.times + 1 }));
+      }}
+    />
+  );
 }
 
 export function EditDescriptionDialog({ department, opened, onClose }: DialogProps) {
@@ -33,25 +63,28 @@ export function EditDescriptionDialog({ department, opened, onClose }: DialogPro
       size="lg"
       closeButtonProps={{ 'aria-label': 'Close' }}
     >
-      {opened && <DescriptionForm department={department} onClose={onClose} />}
+      {opened && <Reloadable department={department} onClose={onClose} form={DescriptionForm} />}
     </Modal>
   );
 }
 
-function DescriptionForm({ department, onClose }: Omit<DialogProps, 'opened'>) {
+function DescriptionForm({ department, onClose, onReload }: FormProps) {
   const update = useUpdateDepartment(department.id);
   const [description, setDescription] = useState(department.description);
   const [error, setError] = useState<string | null>(null);
 
   function submit() {
-    const parsed = DepartmentUpdateSchema.safeParse({ description });
+    const parsed = DepartmentUpdateSchema.safeParse({
+      description,
+      revision: department.revision,
+    });
     if (!parsed.success) {
       setError(firstError(fieldErrors(parsed.error)) ?? 'The description cannot be saved');
       return;
     }
     setError(null);
     update.mutate(
-      { description },
+      { description, revision: department.revision },
       {
         onSuccess: () => {
           onClose();
@@ -77,7 +110,7 @@ function DescriptionForm({ department, onClose }: Omit<DialogProps, 'opened'>) {
           error={error}
           minHeight="10rem"
         />
-        {update.isError && <ErrorAlert error={update.error} />}
+        {update.isError && <SaveErrorAlert error={update.error} onReload={onReload} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
@@ -99,22 +132,23 @@ export function RenameDialog({ department, opened, onClose }: DialogProps) {
       title="Rename department"
       closeButtonProps={{ 'aria-label': 'Close' }}
     >
-      {opened && <RenameForm department={department} onClose={onClose} />}
+      {opened && <Reloadable department={department} onClose={onClose} form={RenameForm} />}
     </Modal>
   );
 }
 
 /** A new name is a new address: the page moves there, and the old address redirects to it. */
-function RenameForm({ department, onClose }: Omit<DialogProps, 'opened'>) {
+function RenameForm({ department, onClose, onReload }: FormProps) {
   const navigate = useNavigate();
   const update = useUpdateDepartment(department.id);
   const [name, setName] = useState(department.name);
   const [nameError, setNameError] = useState<string | null>(null);
-  // A name already taken (409) belongs to the field.
-  const conflict = isClientError(update.error) && update.error.status === 409;
+  // A name already taken (409) belongs to the field; a change made meanwhile does not.
+  const conflict =
+    isClientError(update.error) && update.error.status === 409 && !isStaleEdit(update.error);
 
   function submit() {
-    const parsed = DepartmentUpdateSchema.safeParse({ name });
+    const parsed = DepartmentUpdateSchema.safeParse({ name, revision: department.revision });
     setNameError(parsed.success ? null : (fieldErrors(parsed.error).name ?? null));
     if (!parsed.success || !parsed.data.name) return;
     if (parsed.data.name === department.name) {
@@ -122,7 +156,7 @@ function RenameForm({ department, onClose }: Omit<DialogProps, 'opened'>) {
       return;
     }
     update.mutate(
-      { name: parsed.data.name },
+      { name: parsed.data.name, revision: department.revision },
       {
         onSuccess: (renamed) => {
           onClose();
@@ -156,11 +190,7 @@ function RenameForm({ department, onClose }: Omit<DialogProps, 'opened'>) {
           error={nameError ?? (conflict ? update.error?.message : undefined)}
           data-autofocus
         />
-        {update.isError && !conflict && (
-          <Alert color="red" role="alert">
-            {update.error.message}
-          </Alert>
-        )}
+        {update.isError && !conflict && <SaveErrorAlert error={update.error} onReload={onReload} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
@@ -174,9 +204,18 @@ function RenameForm({ department, onClose }: Omit<DialogProps, 'opened'>) {
   );
 }
 
-/** Archiving (no new members; everything is kept) or bringing an archived department back. */
+/** The archive dialog's answer to a stale change, once the department was reloaded. */
+const ARCHIVE_STALE =
+  'Someone else changed this department since you opened it. The dialog now shows it as it is: confirm again if you still want to.';
+
+/**
+ * Archiving (no new members; everything is kept) or bringing an archived department back. When
+ * someone else changed the department meanwhile, it is reloaded and the dialog asks again about
+ * the department as it is now.
+ */
 export function ArchiveDialog({ department, opened, onClose }: DialogProps) {
   const update = useUpdateDepartment(department.id);
+  const reload = useReloadDepartment(department.id);
   const archiving = department.archivedAt === null;
   const close = () => {
     update.reset();
@@ -189,12 +228,15 @@ export function ArchiveDialog({ department, opened, onClose }: DialogProps) {
       confirmLabel={archiving ? 'Archive' : 'Unarchive'}
       danger={archiving}
       busy={update.isPending}
-      error={update.error?.message ?? null}
+      error={isStaleEdit(update.error) ? ARCHIVE_STALE : (update.error?.message ?? null)}
       onClose={close}
       onConfirm={() =>
         update.mutate(
-          { archived: archiving },
+          { archived: archiving, revision: department.revision },
           {
+            onError: (error) => {
+              if (isStaleEdit(error)) void reload().catch(() => undefined);
+            },
             onSuccess: () => {
               close();
               notifications.show({

@@ -82,6 +82,7 @@ describe('department page', () => {
     await waitFor(() =>
       expect(fetch.callsTo('PATCH /api/departments/network-engineering')[0]?.body).toEqual({
         description: '<p>Runs the network.</p>',
+        revision: 4,
       }),
     );
     expect(await screen.findByText('The description was saved.')).toBeInTheDocument();
@@ -109,6 +110,7 @@ describe('department page', () => {
         if (body.archived !== undefined) {
           detail = { ...detail, archivedAt: body.archived ? '2026-11-26T12:00:00.000Z' : null };
         }
+        detail = { ...detail, revision: detail.revision + 1 };
         return { body: detail };
       },
     });
@@ -124,6 +126,7 @@ describe('department page', () => {
     expect(router.state.historyAction).toBe('REPLACE');
     expect(fetch.callsTo('PATCH /api/departments/network-engineering')[0]?.body).toEqual({
       name: 'Fibre Engineering',
+      revision: 4,
     });
     // The new name resolved without asking the server.
     expect(fetch.callsTo('GET /api/departments/lookup/fibre-engineering')).toHaveLength(0);
@@ -133,8 +136,10 @@ describe('department page', () => {
     const confirm = await screen.findByRole('dialog', { name: 'Archive the department?' });
     await user.click(within(confirm).getByRole('button', { name: 'Archive' }));
     await waitFor(() =>
+      // At the revision the rename answered, reloaded with the page.
       expect(fetch.callsTo('PATCH /api/departments/network-engineering')[1]?.body).toEqual({
         archived: true,
+        revision: 5,
       }),
     );
     expect(await screen.findByRole('button', { name: 'Unarchive' })).toBeInTheDocument();

@@ -21,6 +21,7 @@ const networkEngineering = {
     { id: 'u-max', name: 'Max Manager' },
   ],
   archivedAt: null,
+  revision: 1,
 };
 const oldDepot = {
   id: 'dept-7',
@@ -30,6 +31,7 @@ const oldDepot = {
   memberCount: 1,
   managers: [],
   archivedAt: '2025-06-01T09:00:00.000Z',
+  revision: 1,
 };
 
 describe('departments list', () => {

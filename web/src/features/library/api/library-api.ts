@@ -81,6 +81,20 @@ export function useLibraryItem(itemId: string) {
   });
 }
 
+/**
+ * The item as the server has it now, put into the cache: a form's Reload after its save was
+ * refused as stale (web/src/components/stale-edit.tsx).
+ */
+export function useReloadLibraryItem(itemId: string) {
+  const queryClient = useQueryClient();
+  return () =>
+    queryClient.fetchQuery({
+      queryKey: libraryKeys.detail(itemId),
+      queryFn: () => api.get(itemPath(itemId), LibraryItemSchema),
+      staleTime: 0,
+    });
+}
+
 /** GET /api/library/items/{itemId}/versions. */
 export function useLibraryVersions(itemId: string, enabled = true) {
   return useQuery({
@@ -134,7 +148,7 @@ export function useCreateLibraryItem() {
   });
 }
 
-/** PATCH /api/library/items/{itemId}. */
+/** PATCH /api/library/items/{itemId}, with the `revision` the form read (409 when stale). */
 export function useUpdateLibraryItem(itemId: string) {
   const saved = useItemSaved();
   return useMutation({

@@ -1,10 +1,15 @@
-/** Editing an item: title, description (rich text), a link's address, scope, category and tags. */
+/**
+ * Editing an item: title, description (rich text), a link's address, scope, category and tags.
+ * The save sends the revision the form was filled from; when someone else changed the item
+ * meanwhile, the form says so and keeps what was typed until Reload fills it with their version
+ * (docs/architecture.md, "Two people editing at once").
+ */
 import { LibraryItemUpdateSchema, type LibraryItem } from '@learning-hub/core';
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
-import { useUpdateLibraryItem } from '../api/library-api';
+import { useReloadLibraryItem, useUpdateLibraryItem } from '../api/library-api';
 import {
   fieldsOf,
   ItemFields,
@@ -14,7 +19,7 @@ import {
   type ItemFieldValues,
 } from './item-fields';
 import { contractErrors } from '../../../lib/form-errors';
-import { ErrorAlert } from '../../../components/query-state';
+import { SaveErrorAlert } from '../../../components/stale-edit';
 
 interface Errors extends ItemFieldErrors {
   title?: string | undefined;
@@ -38,13 +43,38 @@ export function EditDialog({
       size="lg"
       closeButtonProps={{ 'aria-label': 'Close' }}
     >
-      {opened && <EditForm item={item} onClose={onClose} />}
+      {opened && <Editing item={item} onClose={onClose} />}
     </Modal>
   );
 }
 
-/** Starts from the item as it is when the dialog opens. */
-function EditForm({ item, onClose }: { item: LibraryItem; onClose(): void }) {
+/** The form, filled again from the server's item when a stale save is reloaded. */
+function Editing({ item, onClose }: { item: LibraryItem; onClose(): void }) {
+  const reload = useReloadLibraryItem(item.id);
+  const [loaded, setLoaded] = useState({ item, times: 0 });
+  return (
+    <EditForm
+      key={loaded.times}
+      item={loaded.item}
+      onClose={onClose}
+      onReload={async () => {
+        const fresh = await reload();
+        setLoaded((l) => ({ item: fresh, times: l.times + 1 }));
+      }}
+    />
+  );
+}
+
+/** Starts from the item as it is when the dialog opens (or was reloaded), at its revision. */
+function EditForm({
+  item,
+  onClose,
+  onReload,
+}: {
+  item: LibraryItem;
+  onClose(): void;
+  onReload(): Promise<void>;
+}) {
   const update = useUpdateLibraryItem(item.id);
   const [title, setTitle] = useState(item.title);
   const [url, setUrl] = useState(item.url ?? '');
@@ -61,6 +91,7 @@ function EditForm({ item, onClose }: { item: LibraryItem; onClose(): void }) {
       categoryId: fields.categoryId,
       ...(typeof scope === 'string' ? {} : { scope }),
       ...(item.kind === 'link' ? { url: url.trim() } : {}),
+      revision: item.revision,
     };
     const found = contractErrors(LibraryItemUpdateSchema, body);
     const next: Errors = {
@@ -117,7 +148,7 @@ function EditForm({ item, onClose }: { item: LibraryItem; onClose(): void }) {
           onChange={setDescriptionHtml}
           minHeight="8rem"
         />
-        {update.isError && <ErrorAlert error={update.error} />}
+        {update.isError && <SaveErrorAlert error={update.error} onReload={onReload} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

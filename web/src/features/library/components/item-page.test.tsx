@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import { STALE_REVISION_MESSAGE } from '@learning-hub/core';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { buildUser, listOf } from '../../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
@@ -268,8 +269,66 @@ describe('library item page', () => {
       tags: ['fibre', 'splicing'],
       categoryId: 'cat-2',
       scope: { type: 'everyone' },
+      revision: 2,
     });
     expect(await findHeading('Splice loss budget (2025)')).toBeInTheDocument();
+  });
+
+  it('says in the form when someone else changed the item, keeps what was typed, and reloads', async () => {
+    stubPdfViewer();
+    const item = buildLibraryItem({ can: { ...ALL, purge: false } });
+    const theirs = { ...item, title: 'Splice loss budget (their edit)', revision: 3 };
+    const fetch = signedInAs(instructor, {
+      'GET /api/library/items/item-1': { body: item },
+      'GET /api/library/items/item-1/versions': { body: versions },
+      'POST /api/library/items/item-1/view': { status: 204 },
+      'GET /api/library/categories': { body: CATEGORIES },
+      'PATCH /api/library/items/item-1': {
+        status: 409,
+        body: { code: 'CONFLICT', message: STALE_REVISION_MESSAGE },
+      },
+    });
+    const { user } = renderApp('/library/item-1');
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit item' });
+    const title = within(dialog).getByRole('textbox', { name: 'Title' });
+    await user.clear(title);
+    await user.type(title, 'My title');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert).toHaveTextContent('Someone else changed this');
+    expect(alert).toHaveTextContent(STALE_REVISION_MESSAGE);
+    expect(alert).toHaveTextContent('Your changes are still here, unsaved.');
+    // Sent at the revision read; nothing typed is lost, and the dialog stays open.
+    expect(fetch.callsTo('PATCH /api/library/items/item-1')[0]?.body).toMatchObject({
+      title: 'My title',
+      revision: 2,
+    });
+    expect(within(dialog).getByRole('textbox', { name: 'Title' })).toHaveValue('My title');
+
+    // Reload fills the form with their version, at their revision; the next save sends it.
+    fetch.set({
+      'GET /api/library/items/item-1': { body: theirs },
+      'PATCH /api/library/items/item-1': (request) => ({
+        body: { ...theirs, ...(request.body as object), revision: 4 },
+      }),
+    });
+    await user.click(within(alert).getByRole('button', { name: 'Reload' }));
+    await waitFor(() =>
+      expect(within(dialog).getByRole('textbox', { name: 'Title' })).toHaveValue(
+        'Splice loss budget (their edit)',
+      ),
+    );
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+    await user.type(within(dialog).getByRole('textbox', { name: 'Title' }), ' and mine');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(fetch.callsTo('PATCH /api/library/items/item-1')).toHaveLength(2));
+    expect(fetch.callsTo('PATCH /api/library/items/item-1')[1]?.body).toMatchObject({
+      title: 'Splice loss budget (their edit) and mine',
+      revision: 3,
+    });
+    expect(await findHeading('Splice loss budget (their edit) and mine')).toBeInTheDocument();
   });
 
   it('moves an item to the trash after confirming, then offers restore and delete for good', async () => {
@@ -352,6 +411,7 @@ describe('library item page', () => {
     await waitFor(() => expect(fetch.callsTo('PATCH /api/library/items/item-1')).toHaveLength(1));
     expect(fetch.callsTo('PATCH /api/library/items/item-1')[0]?.body).toEqual({
       fileId: 'file-new',
+      revision: 2,
     });
     expect(
       await screen.findByText('Version 2 of “Splice loss budget” is now the current one.'),

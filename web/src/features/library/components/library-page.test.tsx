@@ -82,6 +82,7 @@ describe('library list', () => {
               name: 'Network Engineering',
               description: '',
               memberCount: 3,
+              revision: 1,
             },
           ]),
         },

@@ -1,4 +1,8 @@
-/** "Replace file": uploads a new file (resumable, with progress) and makes it the item's new version. */
+/**
+ * "Replace file": uploads a new file (resumable, with progress) and makes it the item's new
+ * version, at the item's revision. When someone else changed the item meanwhile the server keeps
+ * nothing of it (the upload included): the item is reloaded and Try again uploads once more.
+ */
 import type { LibraryItem } from '@learning-hub/core';
 import { Alert, Button, Group, Modal, Progress, Stack, Text } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
@@ -8,7 +12,8 @@ import { IconUpload } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { formatBytes } from '../../../lib/format';
 import { discardUpload } from '../../../lib/upload';
-import { useUpdateLibraryItem } from '../api/library-api';
+import { isStaleEdit } from '../../../lib/api-client';
+import { useReloadLibraryItem, useUpdateLibraryItem } from '../api/library-api';
 import { isAbortError, libraryUploader } from '../api/uploader';
 
 type Phase = 'choose' | 'uploading' | 'saving' | 'failed';
@@ -36,6 +41,7 @@ export function ReplaceFileDialog({
 
 function ReplaceForm({ item, onClose }: { item: LibraryItem; onClose(): void }) {
   const update = useUpdateLibraryItem(item.id);
+  const reload = useReloadLibraryItem(item.id);
   const [file, setFile] = useState<File | null>(null);
   const [phase, setPhase] = useState<Phase>('choose');
   const [progress, setProgress] = useState(0);
@@ -69,7 +75,7 @@ function ReplaceForm({ item, onClose }: { item: LibraryItem; onClose(): void }) 
     }
     setPhase('saving');
     update.mutate(
-      { fileId: id },
+      { fileId: id, revision: item.revision },
       {
         onSuccess: (saved) => {
           onClose();
@@ -81,6 +87,12 @@ function ReplaceForm({ item, onClose }: { item: LibraryItem; onClose(): void }) 
         onError: (e) => {
           setPhase('failed');
           setError(e.message);
+          if (isStaleEdit(e)) {
+            // The refused upload is gone with the change: the next try sends the file again,
+            // at the revision reloaded now.
+            setFileId(null);
+            void reload().catch(() => undefined);
+          }
         },
       },
     );

@@ -21,6 +21,7 @@ function routes(created: MockRequest[] = []) {
             name: 'Network Engineering',
             description: '',
             memberCount: 3,
+            revision: 1,
           },
         ]),
       },
