@@ -26,7 +26,9 @@ describe.skipIf(!available)('test databases on PostgreSQL', () => {
       })
       .execute();
     await first.db.deleteFrom('app_secrets').execute();
-    await sql`select pgboss.create_queue('left-over', '{"policy":"standard"}'::jsonb)`.execute(first.db);
+    await sql`select pgboss.create_queue('left-over', '{"policy":"standard"}'::jsonb)`.execute(
+      first.db,
+    );
     await first.close();
 
     const second = await createTestDatabase();
