@@ -51,6 +51,7 @@ import {
 import type { Db } from '../../platform/db';
 import { sortableId } from '../../platform/ids';
 import { sanitizeRichText } from '../../platform/rich-text/sanitize';
+import { createdAnswer, type DocumentedAnswer } from '../../platform/http/openapi';
 import {
   CourseParams,
   editableCourse,
@@ -69,7 +70,9 @@ const LIMITS = {
 const ARCHIVED = 'This course is archived; restore it to make changes.';
 
 /** A change to the structure: its access, and its answers for the API description. */
-const courseEdit = (answers: { 204?: string; 400?: string[]; 409?: string[] } = {}) => ({
+const courseEdit = (
+  answers: { 201?: DocumentedAnswer; 204?: string; 400?: string[]; 409?: string[] } = {},
+) => ({
   access: {
     permissions: ['course.edit' as const],
     scope: { type: 'course' as const, param: 'courseId' },
@@ -131,7 +134,10 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
   app.post(
     '/api/courses/:courseId/sections',
     {
-      config: courseEdit({ 409: [LIMITS.sections] }),
+      config: courseEdit({
+        201: createdAnswer('/api/courses/<courseId>/sections/<id>'),
+        409: [LIMITS.sections],
+      }),
       schema: {
         operationId: 'createSection',
         tags: ['courses'],
@@ -153,7 +159,13 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
           iso(),
         );
       });
-      return reply.code(201).send({ ...section, lessons: [] });
+      return reply
+        .code(201)
+        .header(
+          'location',
+          `/api/courses/${encodeURIComponent(course.id)}/sections/${encodeURIComponent(section.id)}`,
+        )
+        .send({ ...section, lessons: [] });
     },
   );
 
@@ -271,6 +283,7 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
     '/api/courses/:courseId/lessons',
     {
       config: courseEdit({
+        201: createdAnswer('/api/courses/<courseId>/lessons/<id>'),
         400: ['There is no such section in this course.'],
         409: [LIMITS.lessons],
       }),
@@ -314,7 +327,13 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
         );
       });
       await attachLessonMedia(user, lesson.id, bodyHtml);
-      return reply.code(201).send(await lessonView(db, lesson, viewerOf(app, request), false));
+      return reply
+        .code(201)
+        .header(
+          'location',
+          `/api/courses/${encodeURIComponent(course.id)}/lessons/${encodeURIComponent(lesson.id)}`,
+        )
+        .send(await lessonView(db, lesson, viewerOf(app, request), false));
     },
   );
 
