@@ -435,6 +435,7 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
       config: {
         access: ACCESS,
         responses: {
+          201: createdAnswer('/api/admin/auth/test/sso/<testId>', 'Started.'),
           400: ['Not a single sign-on provider'],
           404: ['Provider not found'],
           503: ['The identity provider cannot be reached (the message says why).'],
@@ -443,12 +444,12 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
       schema: {
         operationId: 'startSsoTest',
         tags: ['sign-in-settings'],
-        summary: 'Start a single sign-on test',
+        summary: 'Start a single sign-on test (its result is read at its Location)',
         body: SsoTestStartSchema,
-        response: { 200: SsoTestStartResponseSchema },
+        response: { 201: SsoTestStartResponseSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const p = await provider(request.body.provider);
       if (p.method !== 'sso') throw new AppError('BAD_REQUEST', 'Not a single sign-on provider');
       const configuration = await ssoConfiguration(
@@ -477,7 +478,10 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
         },
         iso(),
       );
-      return { testId, authorizationUrl: start.url };
+      return reply
+        .code(201)
+        .header('location', `/api/admin/auth/test/sso/${testId}`)
+        .send({ testId, authorizationUrl: start.url });
     },
   );
 
