@@ -105,8 +105,6 @@ export const UserListSchema = pageOf(AdminUserSchema);
 
 export const SetRoleSchema = z.strictObject({ role: z.string().min(1).max(48) });
 export const GrantPermissionSchema = z.strictObject({ permission: PermissionIdSchema });
-/** A user's direct permissions, after one is granted or taken away. */
-export const DirectPermissionsSchema = z.object({ directPermissions: z.array(z.string()) });
 
 /** Creates or replaces the user's assignment for a context (spec §4). */
 export const AssignmentInputSchema = z
@@ -400,8 +398,8 @@ export const UserCreateSchema = z.strictObject({
 });
 export type UserCreate = z.infer<typeof UserCreateSchema>;
 
-export const UserCreatedSchema = z.object({
-  user: AdminUserSchema,
+/** The new user, with the password they sign in with first. */
+export const UserCreatedSchema = AdminUserSchema.extend({
   /** Shown once: the server keeps only its hash, and the user must change it at first sign-in. */
   oneTimePassword: z.string(),
 });
@@ -423,9 +421,9 @@ export type UserUpdate = z.infer<typeof UserUpdateSchema>;
 /** PUT /api/admin/users/:userId/active: deactivate (ending every session) or reactivate. */
 export const UserActiveSchema = z.strictObject({ active: z.boolean() });
 
-export const UserActiveResultSchema = z.object({
-  user: AdminUserSchema,
-  /** Sessions ended by a deactivation. */
+/** The user as it is now, with the sessions a deactivation ended. */
+export const UserActiveResultSchema = AdminUserSchema.extend({
+  /** Sessions ended by a deactivation (0 for a reactivation). */
   endedSessions: z.number(),
 });
 

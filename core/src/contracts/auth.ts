@@ -144,10 +144,8 @@ export const ProfileUpdateSchema = z
   .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to update' });
 export type ProfileUpdate = z.infer<typeof ProfileUpdateSchema>;
 
-export const ProfileUpdateResponseSchema = z.object({
-  success: z.literal(true),
-  user: PublicUserSchema,
-});
+/** PUT /api/auth/profile: the user as it is now (spec §7: the client stores `user`). */
+export const ProfileUpdateResponseSchema = z.object({ user: PublicUserSchema });
 
 /** Password change: the current password and the new one. */
 export const ChangePasswordSchema = z.strictObject({
@@ -157,7 +155,6 @@ export const ChangePasswordSchema = z.strictObject({
 export type ChangePassword = z.infer<typeof ChangePasswordSchema>;
 
 export const ChangePasswordResponseSchema = z.object({
-  success: z.literal(true),
   /** How many other sessions were ended. */
   revokedSessions: z.number(),
 });
@@ -179,6 +176,13 @@ export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 export const SessionListSchema = z.object({ sessions: z.array(SessionInfoSchema) });
 
 export const RevokeOthersResponseSchema = z.object({ revoked: z.number() });
+
+/** POST /api/auth/logout: where the browser goes next, when the sign-in method says so. */
+export const SignOutResultSchema = z.object({
+  /** Moodle sign-ins: the Moodle site's logout page; null for every other session. */
+  redirectTo: z.string().nullable(),
+});
+export type SignOutResult = z.infer<typeof SignOutResultSchema>;
 
 /** GET /api/auth/me. */
 export const MeResponseSchema = z.object({

@@ -53,9 +53,6 @@ export interface Page<T> {
 export const NamedRefSchema = z.object({ id: z.string(), name: z.string() });
 export type NamedRef = z.infer<typeof NamedRefSchema>;
 
-/** The answer of an action that has nothing more to say. */
-export const SuccessSchema = z.object({ success: z.literal(true) });
-
 /** An ISO 8601 instant, always UTC with milliseconds as produced by Date#toISOString. */
 export const IsoDateTime = z.iso.datetime({ offset: true });
 

@@ -12,7 +12,7 @@
  * their fields is a parameter of its own.
  */
 import { globalRegistry, type ZodType } from 'zod';
-import { NamedRefSchema, SuccessSchema } from './common';
+import { NamedRefSchema } from './common';
 import {
   AccessContextSchema,
   CourseContextSchema,
@@ -41,7 +41,6 @@ import {
   DepartmentSchema,
   EffectivePermissionsSchema,
   PermissionGrantsSchema,
-  DirectPermissionsSchema,
   GrantPermissionSchema,
   GrantSchema,
   RoleListSchema,
@@ -106,6 +105,7 @@ import {
   RevokeOthersResponseSchema,
   SessionInfoSchema,
   SessionListSchema,
+  SignOutResultSchema,
 } from './auth';
 import {
   AssignmentAttemptStateSchema,
@@ -212,7 +212,6 @@ import {
 export const API_SCHEMAS = {
   // common.ts
   NamedRef: NamedRefSchema,
-  Success: SuccessSchema,
   // access.ts
   AccessContext: AccessContextSchema,
   SystemContext: SystemContextSchema,
@@ -239,7 +238,6 @@ export const API_SCHEMAS = {
   EffectivePermissions: EffectivePermissionsSchema,
   PermissionGrants: PermissionGrantsSchema,
   Grant: GrantSchema,
-  DirectPermissions: DirectPermissionsSchema,
   GrantPermission: GrantPermissionSchema,
   Role: RoleSchema,
   RoleAssignment: AssignmentViewSchema,
@@ -304,6 +302,7 @@ export const API_SCHEMAS = {
   RevokeOthersResponse: RevokeOthersResponseSchema,
   SessionInfo: SessionInfoSchema,
   SessionList: SessionListSchema,
+  SignOutResult: SignOutResultSchema,
   // classroom.ts
   Assignment: AssignmentSchema,
   AssignmentAttemptState: AssignmentAttemptStateSchema,

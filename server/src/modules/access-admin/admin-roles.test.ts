@@ -85,6 +85,7 @@ describe.skipIf(!available)(`admin: roles (${TEST_DB_KIND})`, () => {
   it('creates a custom role that takes effect for its holders and follows its edits', async () => {
     const created = await req('POST', '/api/admin/roles', role);
     expect(created.statusCode).toBe(201);
+    expect(created.headers.location).toBe('/api/admin/roles/people-coordinator');
     expect(created.json()).toMatchObject({
       id: 'people-coordinator',
       isSystemRole: false,
@@ -124,7 +125,9 @@ describe.skipIf(!available)(`admin: roles (${TEST_DB_KIND})`, () => {
     expect(inUse.statusCode).toBe(409);
     expect(inUse.json().message).toBe('1 user still holds this role; give them another role first');
     await req('PUT', `/api/admin/users/${user.id}/role`, { role: 'student' });
-    expect((await req('DELETE', '/api/admin/roles/people-coordinator')).statusCode).toBe(200);
+    const deleted = await req('DELETE', '/api/admin/roles/people-coordinator');
+    expect(deleted.statusCode).toBe(204);
+    expect(deleted.body).toBe('');
     expect((await req('DELETE', '/api/admin/roles/people-coordinator')).statusCode).toBe(404);
 
     const trail = (await req('GET', '/api/admin/access/audit?action=custom_role.update')).json();

@@ -19,7 +19,6 @@ import {
   RoleWithUsageSchema,
   type AccessSubject,
   type Role,
-  SuccessSchema,
 } from '@learning-hub/core';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -36,6 +35,7 @@ import {
   type CustomRoleFields,
 } from '../../platform/access/access-repository';
 import type { Db } from '../../platform/db';
+import { createdAnswer } from '../../platform/http/openapi';
 import { sendPage, slicePage } from '../../platform/paging';
 
 const RoleParams = z.object({ roleId: z.string().min(1).max(48) });
@@ -138,6 +138,7 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
       config: {
         access: { permissions: ['user.manage_roles'] },
         responses: {
+          201: createdAnswer('/api/admin/roles/<id>'),
           400: ['The inheritance is not possible (the message says why).'],
           403: ['The grant rules refuse the role (the message gives the rule).'],
           409: ['A role with the id "<id>" already exists'],
@@ -171,7 +172,10 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
       });
       const fresh = await app.access.refreshRoles();
       const counts = await countUsersByRole(db);
-      return reply.code(201).send(withUsage(fresh.get(id) as Role, fresh, counts));
+      return reply
+        .code(201)
+        .header('location', `/api/admin/roles/${encodeURIComponent(id)}`)
+        .send(withUsage(fresh.get(id) as Role, fresh, counts));
     },
   );
 
@@ -234,6 +238,7 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
       config: {
         access: { permissions: ['user.manage_roles'] },
         responses: {
+          204: 'Deleted.',
           403: ['The grant rules refuse the deletion (the message gives the rule).'],
           409: [
             'System roles cannot be deleted',
@@ -247,10 +252,9 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         tags: ['roles'],
         summary: 'Delete a custom role',
         params: RoleParams,
-        response: { 200: SuccessSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { roleId } = request.params;
       const roles = await app.access.refreshRoles();
       if (roles.get(roleId)?.isSystemRole || isAdminRole(roleId)) {
@@ -281,7 +285,7 @@ const adminRolesRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         });
       });
       await app.access.refreshRoles();
-      return { success: true as const };
+      return reply.code(204).send();
     },
   );
 };

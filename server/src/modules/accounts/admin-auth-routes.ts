@@ -22,7 +22,6 @@ import {
   type ProviderInput,
   type ProviderView,
   type SignInTestResult,
-  SuccessSchema,
 } from '@learning-hub/core';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -60,6 +59,7 @@ import {
   authenticateWith,
   ssoRedirectUri,
 } from '../../platform/auth/providers/dispatch';
+import { createdAnswer } from '../../platform/http/openapi';
 import { pageWindow, sendPage } from '../../platform/paging';
 
 const ACCESS = { permissions: ['system.settings' as const], roles: ['admin' as const] };
@@ -233,6 +233,7 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
       config: {
         access: ACCESS,
         responses: {
+          201: createdAnswer('/api/admin/auth/providers/<id>'),
           400: [UNKNOWN_MAPPED_ROLE],
           409: ['A provider with the id "<id>" already exists'],
         },
@@ -253,7 +254,10 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
       await checkInput(input);
       await insertProvider(db, { ...input, secrets: mergeSecrets({}, input.secrets) }, iso());
       await audit(request, 'auth_provider.create', { provider: input.id, method: input.method });
-      return reply.code(201).send(view((await findProvider(db, input.id)) as StoredProvider));
+      return reply
+        .code(201)
+        .header('location', `/api/admin/auth/providers/${encodeURIComponent(input.id)}`)
+        .send(view((await findProvider(db, input.id)) as StoredProvider));
     },
   );
 
@@ -306,20 +310,19 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
   app.delete(
     '/api/admin/auth/providers/:providerId',
     {
-      config: { access: ACCESS },
+      config: { access: ACCESS, responses: { 204: 'Removed.', 404: ['Provider not found'] } },
       schema: {
         operationId: 'deleteSignInProvider',
         tags: ['sign-in-settings'],
         summary: 'Remove a sign-in provider',
         params: ProviderParams,
-        response: { 200: SuccessSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       if (!(await deleteProvider(db, request.params.providerId)))
         throw new AppError('NOT_FOUND', 'Provider not found');
       await audit(request, 'auth_provider.delete', { provider: request.params.providerId });
-      return { success: true as const };
+      return reply.code(204).send();
     },
   );
 
@@ -432,6 +435,7 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
       config: {
         access: ACCESS,
         responses: {
+          201: createdAnswer('/api/admin/auth/test/sso/<testId>', 'Started.'),
           400: ['Not a single sign-on provider'],
           404: ['Provider not found'],
           503: ['The identity provider cannot be reached (the message says why).'],
@@ -440,12 +444,12 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
       schema: {
         operationId: 'startSsoTest',
         tags: ['sign-in-settings'],
-        summary: 'Start a single sign-on test',
+        summary: 'Start a single sign-on test (its result is read at its Location)',
         body: SsoTestStartSchema,
-        response: { 200: SsoTestStartResponseSchema },
+        response: { 201: SsoTestStartResponseSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const p = await provider(request.body.provider);
       if (p.method !== 'sso') throw new AppError('BAD_REQUEST', 'Not a single sign-on provider');
       const configuration = await ssoConfiguration(
@@ -474,7 +478,10 @@ const adminAuthRoutes: FastifyPluginAsyncZod<{
         },
         iso(),
       );
-      return { testId, authorizationUrl: start.url };
+      return reply
+        .code(201)
+        .header('location', `/api/admin/auth/test/sso/${testId}`)
+        .send({ testId, authorizationUrl: start.url });
     },
   );
 

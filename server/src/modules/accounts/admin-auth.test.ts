@@ -183,7 +183,9 @@ describe.skipIf(!available)(`admin: sign-in settings (${TEST_DB_KIND})`, () => {
       settings: { siteUrl: 'http://127.0.0.1:1' },
     });
     expect(moved.json().message).toBe('A provider’s method cannot change');
-    expect((await req('DELETE', '/api/admin/auth/providers/corp')).statusCode).toBe(200);
+    const removed = await req('DELETE', '/api/admin/auth/providers/corp');
+    expect(removed.statusCode).toBe(204);
+    expect(removed.body).toBe('');
     expect((await req('DELETE', '/api/admin/auth/providers/corp')).statusCode).toBe(404);
   });
 

@@ -37,8 +37,6 @@ import {
   type AdminUser,
   type CheckScope,
   type ContextAssignment,
-  SuccessSchema,
-  DirectPermissionsSchema,
 } from '@learning-hub/core';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -68,6 +66,7 @@ import {
 } from '../../platform/auth/user-repository';
 import { applyEnrolmentBlockRule } from '../courses/public';
 import type { Db } from '../../platform/db';
+import { createdAnswer } from '../../platform/http/openapi';
 import { pageWindow, sendPage, slicePage } from '../../platform/paging';
 
 const UserParams = z.object({ userId: z.string().min(1).max(200) });
@@ -257,33 +256,55 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
   app.post(
     '/api/admin/users/:userId/permissions',
     {
-      config: { access: { permissions: ['user.manage_roles'] }, responses: { 403: [GRANT_RULES] } },
+      config: {
+        access: { permissions: ['user.manage_roles'] },
+        responses: {
+          200: 'The user already held it: nothing changed.',
+          201: createdAnswer('/api/admin/users/<userId>/permissions/<permission>', 'Granted.'),
+          403: [GRANT_RULES],
+        },
+      },
       schema: {
         operationId: 'createUserPermission',
         tags: ['users'],
-        summary: 'Grant a user a permission',
+        summary: 'Grant a user a permission (answers the user)',
         params: UserParams,
         body: GrantPermissionSchema,
-        response: { 200: DirectPermissionsSchema },
+        response: { 200: AdminUserSchema, 201: AdminUserSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = await targetUser(request.params.userId);
       const permission = request.body.permission as Parameters<typeof grantUserPermission>[2];
       const granter = actorSubject(request);
       const roles = await app.access.refreshRoles();
-      await db.transaction().execute(async (trx) => {
+      const granted = await db.transaction().execute(async (trx) => {
         const current = await lockTarget(trx, user);
         refuse(permissionGrantDenial(granter, current, permission, roles, { now: now() }));
-        if (await grantUserPermission(trx, user.id, permission, actor(request).actorId, iso())) {
+        const added = await grantUserPermission(
+          trx,
+          user.id,
+          permission,
+          actor(request).actorId,
+          iso(),
+        );
+        if (added) {
           await recordAccessAuditFor(trx, request, user, {
             action: 'permission.grant',
             permission,
           });
         }
+        return added;
       });
-      const map = await listPermissionsOf(db, [user.id]);
-      return { directPermissions: map.get(user.id) ?? [] };
+      const [updated] = await toAdminUsers([await targetUser(user.id)]);
+      if (!granted) return reply.code(200).send(updated as AdminUser);
+      return reply
+        .code(201)
+        .header(
+          'location',
+          `/api/admin/users/${encodeURIComponent(user.id)}/permissions/${encodeURIComponent(permission)}`,
+        )
+        .send(updated as AdminUser);
     },
   );
 
@@ -292,17 +313,20 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
     {
       config: {
         access: { permissions: ['user.manage_roles'] },
-        responses: { 403: [GRANT_RULES], 404: ['The user has no such direct permission'] },
+        responses: {
+          204: 'Taken away.',
+          403: [GRANT_RULES],
+          404: ['The user has no such direct permission'],
+        },
       },
       schema: {
         operationId: 'deleteUserPermission',
         tags: ['users'],
         summary: 'Take a permission from a user',
         params: UserParams.extend({ permission: z.string().min(1).max(100) }),
-        response: { 200: DirectPermissionsSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = await targetUser(request.params.userId);
       const { permission } = request.params;
       const granter = actorSubject(request);
@@ -322,8 +346,7 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         return done;
       });
       if (!removed) throw new AppError('NOT_FOUND', 'The user has no such direct permission');
-      const map = await listPermissionsOf(db, [user.id]);
-      return { directPermissions: map.get(user.id) ?? [] };
+      return reply.code(204).send();
     },
   );
 
@@ -434,6 +457,7 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
       config: {
         access: { permissions: ['user.manage_roles'] },
         responses: {
+          204: 'Removed.',
           400: ['Unknown context'],
           403: [GRANT_RULES],
           404: ['No assignment for this context'],
@@ -444,10 +468,9 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         tags: ['users'],
         summary: 'Remove a user’s role assignment',
         params: UserParams.extend({ contextKey: z.string().min(1).max(300) }),
-        response: { 200: SuccessSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = await targetUser(request.params.userId);
       const context = parseContextKey(request.params.contextKey);
       if (!context) throw new AppError('VALIDATION_ERROR', 'Unknown context');
@@ -473,7 +496,7 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
         }),
       );
       if (!removed) throw new AppError('NOT_FOUND', 'No assignment for this context');
-      return { success: true as const };
+      return reply.code(204).send();
     },
   );
 

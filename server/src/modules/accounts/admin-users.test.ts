@@ -168,13 +168,26 @@ describe.skipIf(!available)(`admin: users and their permissions (${TEST_DB_KIND}
       const granted = await admin().post(`/api/admin/users/${student.id}/permissions`, {
         permission: 'user.view',
       });
-      expect(granted.json()).toEqual({ directPermissions: ['user.view'] });
+      // Created: the grant's URL, and the user as they are now.
+      expect(granted.statusCode).toBe(201);
+      expect(granted.headers.location).toBe(`/api/admin/users/${student.id}/permissions/user.view`);
+      expect(granted.json()).toMatchObject({ id: student.id, directPermissions: ['user.view'] });
       expect((await list()).statusCode).toBe(200);
+      // Granting what they hold already changes nothing.
+      const again = await admin().post(`/api/admin/users/${student.id}/permissions`, {
+        permission: 'user.view',
+      });
+      expect(again.statusCode).toBe(200);
+      expect(again.headers.location).toBeUndefined();
+      expect(again.json()).toMatchObject({ id: student.id, directPermissions: ['user.view'] });
       const revoked = await admin().delete(`/api/admin/users/${student.id}/permissions/user.view`);
-      expect(revoked.json()).toEqual({ directPermissions: [] });
-      const again = await list();
-      expect(again.statusCode).toBe(403);
-      expect(again.json().message).toBe('Missing required permission: user.view');
+      expect(revoked.statusCode).toBe(204);
+      expect(revoked.body).toBe('');
+      const after = await admin().get(`/api/admin/users/${student.id}`);
+      expect(after.json().directPermissions).toEqual([]);
+      const refused = await list();
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().message).toBe('Missing required permission: user.view');
       const actions = (await admin().get(`/api/admin/access/audit?userId=${student.id}`))
         .json()
         .items.map((e: { action: string }) => e.action);
@@ -233,7 +246,8 @@ describe.skipIf(!available)(`admin: users and their permissions (${TEST_DB_KIND}
       const removed = await admin().delete(
         `/api/admin/users/${student.id}/assignments/course%3Aotdr-101`,
       );
-      expect(removed.statusCode).toBe(200);
+      expect(removed.statusCode).toBe(204);
+      expect(removed.body).toBe('');
       expect((await participants()).statusCode).toBe(403);
       const again = await admin().delete(
         `/api/admin/users/${student.id}/assignments/course%3Aotdr-101`,

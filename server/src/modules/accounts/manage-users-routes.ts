@@ -45,6 +45,7 @@ import {
 } from '../../platform/auth/user-repository';
 import type { Db } from '../../platform/db';
 import type { RequestAuth } from '../../platform/http/access';
+import { createdAnswer } from '../../platform/http/openapi';
 
 const UserParams = z.object({ userId: z.string().min(1).max(200) });
 
@@ -117,6 +118,7 @@ const manageUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
       config: {
         access: { permissions: ['user.create'] },
         responses: {
+          201: createdAnswer('/api/admin/users/<id>'),
           400: ['No such department: <id>'],
           403: ['The grant rules refuse the role (the message gives the rule).'],
           409: [usernameTaken('<username>')],
@@ -152,10 +154,10 @@ const manageUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
       );
       // The one-time password is in this answer only: no cache may keep it.
       reply.header('cache-control', 'no-store');
-      return reply.code(201).send({
-        user: await toAdminUser(user),
-        oneTimePassword: oneTimePassword as string,
-      });
+      return reply
+        .code(201)
+        .header('location', `/api/admin/users/${encodeURIComponent(user.id)}`)
+        .send({ ...(await toAdminUser(user)), oneTimePassword: oneTimePassword as string });
     },
   );
 
@@ -256,7 +258,7 @@ const manageUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
       const denial = adminTargetRefusal(actor, user);
       if (denial) throw new AppError('FORBIDDEN', denial);
       const result = await setAccountActive(db, user, request.body.active, actorOf(request), iso());
-      return { user: await toAdminUser(result.user), endedSessions: result.endedSessions };
+      return { ...(await toAdminUser(result.user)), endedSessions: result.endedSessions };
     },
   );
 };

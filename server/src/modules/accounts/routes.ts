@@ -18,7 +18,7 @@ import {
   ProfileUpdateSchema,
   RevokeOthersResponseSchema,
   SessionListSchema,
-  SuccessSchema,
+  SignOutResultSchema,
 } from '@learning-hub/core';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -202,13 +202,7 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
         operationId: 'signOut',
         tags: ['auth'],
         summary: 'Sign out (ends this session)',
-        response: {
-          200: z.object({
-            success: z.literal(true),
-            /** Moodle sign-ins: the Moodle site's logout page, where the browser goes next. */
-            redirectTo: z.string().optional(),
-          }),
-        },
+        response: { 200: SignOutResultSchema },
       },
     },
     async (request) => {
@@ -224,11 +218,11 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
         if (provider?.method === 'moodle') {
           const resolved = resolve(provider);
           if (resolved.method === 'moodle') {
-            return { success: true as const, redirectTo: moodleLogoutUrl(resolved.config) };
+            return { redirectTo: moodleLogoutUrl(resolved.config) };
           }
         }
       }
-      return { success: true as const };
+      return { redirectTo: null };
     },
   );
 
@@ -254,7 +248,7 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
     async (request) => {
       const { user } = requireAuth(request);
       const updated = await updateOwnProfile(db, user, request.body, iso());
-      return { success: true as const, user: toPublicUser(updated) };
+      return { user: toPublicUser(updated) };
     },
   );
 
@@ -347,7 +341,7 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
         userId: user.id,
         success: true,
       });
-      return { success: true as const, revokedSessions };
+      return { revokedSessions };
     },
   );
 
@@ -440,16 +434,18 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
   app.delete(
     '/api/auth/sessions/:id',
     {
-      config: { access: { allowDuringPasswordChange: true } },
+      config: {
+        access: { allowDuringPasswordChange: true },
+        responses: { 204: 'Ended.', 404: ['Session not found'] },
+      },
       schema: {
         operationId: 'deleteOwnSession',
         tags: ['auth'],
         summary: 'End one of one’s own sessions',
         params: z.object({ id: z.string().min(1).max(100) }),
-        response: { 200: SuccessSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { user } = requireAuth(request);
       const ended = await revokeSession(db, user.id, request.params.id, iso(), 'ended_by_user');
       if (!ended) throw new AppError('NOT_FOUND', 'Session not found');
@@ -458,7 +454,7 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
         userId: user.id,
         success: true,
       });
-      return { success: true as const };
+      return reply.code(204).send();
     },
   );
 

@@ -274,7 +274,9 @@ describe.skipIf(!available)(`single sign-on with OpenID Connect (${TEST_DB_KIND}
       headers: bearer(token),
       payload: { provider: 'idp' },
     });
+    expect(started.statusCode).toBe(201);
     const { testId, authorizationUrl } = started.json();
+    expect(started.headers.location).toBe(`/api/admin/auth/test/sso/${testId}`);
     const pending = await ctx.app.inject({
       method: 'GET',
       url: `/api/admin/auth/test/sso/${testId}`,

@@ -40,6 +40,7 @@ import type { OwnedFile } from './submission-repository';
 import type { CourseAccess } from '../courses/public';
 import { referencedFileIds, sanitizeRichText } from '../../platform/rich-text/sanitize';
 import type { FileRecord } from '../../platform/storage/file-repository';
+import { createdAnswer } from '../../platform/http/openapi';
 import { sendPage, slicePage } from '../../platform/paging';
 import {
   ASSIGNMENT_FILE_CAP,
@@ -280,6 +281,7 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
         },
         responses: {
           ...CHANGE_REFUSALS,
+          201: createdAnswer('/api/assignments/<id>'),
           409: [...CHANGE_REFUSALS[409], 'A course can have at most <n> assignments.'],
         },
       },
@@ -334,7 +336,10 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
         iso(),
       );
       await syncFiles(request, assignment, body.attachmentFileIds ?? []);
-      return reply.code(201).send(await detail(request, assignment, course, access));
+      return reply
+        .code(201)
+        .header('location', `/api/assignments/${encodeURIComponent(assignment.id)}`)
+        .send(await detail(request, assignment, course, access));
     },
   );
 

@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { findAssignment, type AssignmentRecord } from './assignment-repository';
 import { findGrade, listAssignmentGrades, type GradeRecord } from './grade-repository';
 import { sendPage, slicePage } from '../../platform/paging';
+import { createdAnswer } from '../../platform/http/openapi';
 import {
   attemptsUsed,
   findDraft,
@@ -225,6 +226,7 @@ export function registerSubmissionRoutes(app: FastifyInstance, options: Assignme
             '<name> is larger than the <n> MB this assignment accepts.',
             'Add an answer or a file before submitting.',
           ],
+          201: createdAnswer('/api/submissions/<id>', 'Handed in.'),
           403: [ONLY_ENROLLED_SUBMIT],
           409: [
             COURSE_ARCHIVED,
@@ -363,7 +365,11 @@ export function registerSubmissionRoutes(app: FastifyInstance, options: Assignme
       const used = saved.status === 'draft' ? await attemptsUsed(db, assignment.id, user.id) : 0;
       const result = submission as Submission;
       if (saved.status === 'draft') result.attempt = used + 1;
-      return reply.code(body.submit ? 201 : 200).send(result);
+      if (!body.submit) return reply.code(200).send(result);
+      return reply
+        .code(201)
+        .header('location', `/api/submissions/${encodeURIComponent(saved.id)}`)
+        .send(result);
     },
   );
 

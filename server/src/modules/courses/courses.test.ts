@@ -165,8 +165,12 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
     expect(catalogue.items[0]).toMatchObject({ lessonCount: 1, enrolled: false, progress: null });
     expect((await sam.get('/api/courses?state=draft')).json().total).toBe(0);
     expect((await sam.get('/api/courses?state=any')).json().total).toBe(1);
+    // A course one may not see is not there: the same answer as a course that does not exist.
     const hidden = await sam.get(`/api/courses/${draft.id}`);
-    expect(hidden.statusCode).toBe(403);
+    expect(hidden.statusCode).toBe(404);
+    expect(hidden.json()).toEqual({ code: 'NOT_FOUND', message: 'Course not found' });
+    const none = await sam.get('/api/courses/no-such-course');
+    expect(none.json()).toEqual(hidden.json());
 
     expect((await priya.get('/api/courses?state=draft')).json().items).toMatchObject([
       { id: draft.id, state: 'draft' },
@@ -413,7 +417,7 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
     // The file itself is closed to a non-participant too.
     expect((await sam.get(`/api/files/${fileId}`)).statusCode).toBe(403);
 
-    expect((await sam.post(`/api/courses/${courseId}/enrolment`, {})).statusCode).toBe(200);
+    expect((await sam.post(`/api/courses/${courseId}/enrolment`, {})).statusCode).toBe(201);
     const lesson = (await sam.get(`/api/courses/${courseId}/lessons/${lessonId}`)).json();
     const src = /src="([^"]+)"/.exec(lesson.bodyHtml)?.[1]?.replace(/&amp;/g, '&') ?? '';
     expect(src).toMatch(new RegExp(`^/api/files/${fileId}\\?exp=\\d+&sid=.+&sig=`));
@@ -431,9 +435,13 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
     expect(before.viewer).toMatchObject({ enrolled: false, canEnrol: true, canLearn: false });
 
     const first = await sam.post(`${url}/enrolment`, {});
-    expect(first.statusCode).toBe(200);
+    expect(first.statusCode).toBe(201);
+    expect(first.headers.location).toBe(`${url}/enrolment`);
     expect(first.json()).toEqual({ courseId, userId: p.sam.id, enrolled: true, endsAt });
+    // Enrolling again creates nothing: 200 with the same enrolment.
     const second = await sam.post(`${url}/enrolment`, {});
+    expect(second.statusCode).toBe(200);
+    expect(second.headers.location).toBeUndefined();
     expect(second.json()).toEqual(first.json());
     const detail = (await sam.get(url)).json();
     expect(detail).toMatchObject({
@@ -504,9 +512,9 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
     const other = await as(ctx, p.kim).post(`/api/courses/${courseId}/enrolment`, {
       key: '  splice-42 ',
     });
-    expect(other.statusCode).toBe(200);
+    expect(other.statusCode).toBe(201);
     ctx.clock.advance(1_000);
-    expect((await enrol('SPLICE-42')).statusCode).toBe(200);
+    expect((await enrol('SPLICE-42')).statusCode).toBe(201);
   });
 
   it('answers each refusal of self-enrolment in its words', async () => {
@@ -526,20 +534,24 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
     expect(wrong.json().message).toBe('The enrolment key is not correct.');
     expect(
       (await enrol({ enrolmentMode: 'key', enrolmentKey: 'splice-42' }, 'splice-42')).statusCode,
-    ).toBe(200);
+    ).toBe(201);
     const soon = await enrol({ startsAt: new Date(ctx.clock.now() + DAY).toISOString() });
     expect(soon.statusCode).toBe(409);
     expect(soon.json().message).toBe('Enrolment for this course has not started yet.');
     const full = await enrol({ capacity: 1 });
-    expect(full.statusCode).toBe(200);
+    expect(full.statusCode).toBe(201);
     const draft = (await priya.post('/api/courses', { code: 'DR-1', title: 'Draft' })).json();
-    const notOpen = await sam.post(`/api/courses/${draft.id}/enrolment`, {});
+    // A draft is not there for a learner, who may not see it; one who sees it may not enrol.
+    const hidden = await sam.post(`/api/courses/${draft.id}/enrolment`, {});
+    expect(hidden.statusCode).toBe(404);
+    expect(hidden.json()).toEqual({ code: 'NOT_FOUND', message: 'Course not found' });
+    const notOpen = await as(ctx, p.ada).post(`/api/courses/${draft.id}/enrolment`, {});
     expect(notOpen.statusCode).toBe(409);
     expect(notOpen.json().message).toBe('This course is not open for enrolment.');
 
     const { courseId } = await publishedCourse(ctx, p.priya, { capacity: 1 });
     expect((await as(ctx, p.kim).post(`/api/courses/${courseId}/enrolment`, {})).statusCode).toBe(
-      200,
+      201,
     );
     const noSeat = await sam.post(`/api/courses/${courseId}/enrolment`, {});
     expect(noSeat.statusCode).toBe(409);
@@ -565,9 +577,9 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
   it('gives the last seat to exactly one of two learners enrolling at once', async () => {
     const { courseId } = await publishedCourse(ctx, p.priya, { capacity: 2 });
     const url = `/api/courses/${courseId}/enrolment`;
-    expect((await as(ctx, p.lee).post(url, {})).statusCode).toBe(200);
+    expect((await as(ctx, p.lee).post(url, {})).statusCode).toBe(201);
     const answers = await Promise.all([as(ctx, p.sam).post(url, {}), as(ctx, p.kim).post(url, {})]);
-    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 409]);
     const members = (await as(ctx, p.priya).get(`/api/courses/${courseId}/participants`)).json()
       .items;
     expect(
@@ -634,9 +646,9 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
       "The course's staff ended your enrolment, so you cannot enrol yourself again. Ask an instructor of the course.";
 
     // Leaving of one's own accord closes nothing.
-    expect((await sam.post(`${url}/enrolment`, {})).statusCode).toBe(200);
+    expect((await sam.post(`${url}/enrolment`, {})).statusCode).toBe(201);
     expect((await sam.delete(`${url}/enrolment`)).statusCode).toBe(204);
-    expect((await sam.post(`${url}/enrolment`, {})).statusCode).toBe(200);
+    expect((await sam.post(`${url}/enrolment`, {})).statusCode).toBe(201);
 
     // Removed by an instructor: the course says why, and enrolling is refused in those words.
     expect((await priya.delete(`${url}/participants/${p.sam.id}`)).statusCode).toBe(204);
@@ -652,7 +664,7 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
     // Enrolled again by the staff with no end: the block is lifted.
     await priya.put(`${url}/participants/${p.sam.id}`, { roles: ['course-student'] });
     expect((await sam.delete(`${url}/enrolment`)).statusCode).toBe(204);
-    expect((await sam.post(`${url}/enrolment`, {})).statusCode).toBe(200);
+    expect((await sam.post(`${url}/enrolment`, {})).statusCode).toBe(201);
 
     // Given an end by the staff: once it has passed, the learner cannot start over alone.
     await priya.put(`${url}/participants/${p.sam.id}`, {
@@ -671,10 +683,10 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
     const url = `/api/courses/${courseId}`;
     const admin = `/api/admin/users/${p.sam.id}/assignments`;
     const contextKey = encodeURIComponent(`course:${courseId}`);
-    expect((await sam.post(`${url}/enrolment`, {})).statusCode).toBe(200);
+    expect((await sam.post(`${url}/enrolment`, {})).statusCode).toBe(201);
 
     // Removed in the admin area: the learner cannot enrol themselves again.
-    expect((await ada.delete(`${admin}/${contextKey}`)).statusCode).toBe(200);
+    expect((await ada.delete(`${admin}/${contextKey}`)).statusCode).toBe(204);
     expect((await sam.post(`${url}/enrolment`, {})).statusCode).toBe(403);
 
     // Made a learner again with no end there: the block is lifted.
@@ -686,7 +698,7 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
     });
     expect(put.statusCode).toBe(200);
     expect((await sam.delete(`${url}/enrolment`)).statusCode).toBe(204);
-    expect((await sam.post(`${url}/enrolment`, {})).statusCode).toBe(200);
+    expect((await sam.post(`${url}/enrolment`, {})).statusCode).toBe(201);
 
     // Given another role instead of learner there: blocked again.
     await ada.put(admin, {

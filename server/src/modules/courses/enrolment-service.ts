@@ -221,8 +221,9 @@ function enrolmentOf(courseId: string, a: ContextAssignment | null, now: number)
 /**
  * Enrols the user in the course (self-enrolment), atomically: under the course's row lock it
  * re-reads the course and the user's assignment, counts the learners and writes the assignment.
- * Already enrolled: nothing changes and the same enrolment is returned. The enrolment ends when
- * the course ends; a person who already holds other course roles keeps their row's expiry.
+ * Already enrolled: nothing changes and the same enrolment is returned (`created` false). The
+ * enrolment ends when the course ends; a person who already holds other course roles keeps their
+ * row's expiry.
  */
 export async function enrolSelf(
   db: Db,
@@ -234,7 +235,7 @@ export async function enrolSelf(
     actor: Actor;
     now: number;
   },
-): Promise<Enrolment> {
+): Promise<{ enrolment: Enrolment; created: boolean }> {
   const { courseId, user, now } = input;
   const at = new Date(now).toISOString();
   return db.transaction().execute(async (trx) => {
@@ -244,7 +245,10 @@ export async function enrolSelf(
     const previous = await findAssignment(trx, user.id, context);
     const current = previous && isAssignmentInForce(previous, now) ? previous : null;
     if (current?.roles.includes('course-student')) {
-      return { ...enrolmentOf(courseId, current, now), userId: user.id };
+      return {
+        enrolment: { ...enrolmentOf(courseId, current, now), userId: user.id },
+        created: false,
+      };
     }
     const enrolled = await countEnrolledExcept(trx, courseId, user.id, at);
     const decision = selfEnrolDecision(course, {
@@ -273,7 +277,7 @@ export async function enrolSelf(
       roles: next.roles,
       expiresAt: next.expiresAt,
     });
-    return { ...enrolmentOf(courseId, next, now), userId: user.id };
+    return { enrolment: { ...enrolmentOf(courseId, next, now), userId: user.id }, created: true };
   });
 }
 

@@ -52,6 +52,7 @@ import {
 import type { Db } from '../../platform/db';
 import { sortableId } from '../../platform/ids';
 import { sanitizeRichText } from '../../platform/rich-text/sanitize';
+import { createdAnswer, type DocumentedAnswer } from '../../platform/http/openapi';
 import {
   CourseParams,
   editableCourse,
@@ -70,7 +71,9 @@ const LIMITS = {
 const ARCHIVED = 'This course is archived; restore it to make changes.';
 
 /** A change to the structure: its access, and its answers for the API description. */
-const courseEdit = (answers: { 204?: string; 400?: string[]; 409?: string[] } = {}) => ({
+const courseEdit = (
+  answers: { 201?: DocumentedAnswer; 204?: string; 400?: string[]; 409?: string[] } = {},
+) => ({
   access: {
     permissions: ['course.edit' as const],
     scope: { type: 'course' as const, param: 'courseId' },
@@ -133,7 +136,10 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
   app.post(
     '/api/courses/:courseId/sections',
     {
-      config: courseEdit({ 409: [LIMITS.sections] }),
+      config: courseEdit({
+        201: createdAnswer('/api/courses/<courseId>/sections/<id>'),
+        409: [LIMITS.sections],
+      }),
       schema: {
         operationId: 'createSection',
         tags: ['courses'],
@@ -155,7 +161,13 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
           iso(),
         );
       });
-      return reply.code(201).send({ ...section, lessons: [] });
+      return reply
+        .code(201)
+        .header(
+          'location',
+          `/api/courses/${encodeURIComponent(course.id)}/sections/${encodeURIComponent(section.id)}`,
+        )
+        .send({ ...section, lessons: [] });
     },
   );
 
@@ -273,6 +285,7 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
     '/api/courses/:courseId/lessons',
     {
       config: courseEdit({
+        201: createdAnswer('/api/courses/<courseId>/lessons/<id>'),
         400: ['There is no such section in this course.'],
         409: [LIMITS.lessons],
       }),
@@ -316,7 +329,13 @@ const lessonsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { d
         );
       });
       await attachLessonMedia(user, lesson.id, bodyHtml);
-      return reply.code(201).send(await lessonView(db, lesson, viewerOf(app, request), false));
+      return reply
+        .code(201)
+        .header(
+          'location',
+          `/api/courses/${encodeURIComponent(course.id)}/lessons/${encodeURIComponent(lesson.id)}`,
+        )
+        .send(await lessonView(db, lesson, viewerOf(app, request), false));
     },
   );
 

@@ -18,7 +18,7 @@ import {
   type AccessSubject,
 } from '@learning-hub/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { RouteResponses } from '../../platform/http/openapi';
+import { createdAnswer, type RouteResponses } from '../../platform/http/openapi';
 import { z } from 'zod';
 import { listContextMembers } from '../../platform/access/access-repository';
 import {
@@ -29,7 +29,6 @@ import {
 import { findUserById } from '../../platform/auth/user-repository';
 import { actorOf } from '../../platform/http/access';
 import { courseContext } from './course-access';
-import { findCourseRecord } from './course-repository';
 import {
   ENROL_REFUSAL,
   enrolSelf,
@@ -43,9 +42,9 @@ import { countLessons } from './structure-repository';
 import { pageWindow, sendPage, slicePage } from '../../platform/paging';
 import {
   CourseParams,
-  currentUser,
   ParticipantParams,
   visibleCourse,
+  type currentUser,
   type CourseRouteOptions,
 } from './shared';
 
@@ -114,6 +113,8 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
     '/api/courses/:courseId/enrolment',
     {
       config: inCourse('course.enroll', {
+        200: 'Already enrolled: nothing changed.',
+        201: createdAnswer('/api/courses/<courseId>/enrolment', 'Enrolled.'),
         403: [ENROL_REFUSAL.blocked, ENROL_REFUSAL.manual, ENROL_REFUSAL.wrongKey],
         409: [
           ENROL_REFUSAL.teaching,
@@ -132,16 +133,23 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
           'A key is compared without regard to case or surrounding spaces. Wrong keys are ' +
           'throttled per learner and course and per address: 429 RATE_LIMITED says how many ' +
           'seconds to wait. A learner the course’s staff removed or ended is refused (403) ' +
-          'until the staff enrol them again.',
+          'until the staff enrol them again. A course the caller may not see is not there (404).',
         params: CourseParams,
         body: SelfEnrolSchema,
-        response: { 200: EnrolmentSchema },
+        response: { 200: EnrolmentSchema, 201: EnrolmentSchema },
       },
     },
     async (request, reply) => {
-      // Not visibleCourse: a draft or archived course answers "not open for enrolment".
-      const user = currentUser(request);
-      const { courseId } = request.params;
+      // A course the caller may not see is not there (docs/spec-readings.md, "Rows a caller may
+      // not see"); one they see that is a draft or archived answers "not open for enrolment".
+      const { course, user } = await visibleCourse(
+        app,
+        db,
+        request,
+        request.params.courseId,
+        now(),
+      );
+      const courseId = course.id;
       // A key is counted before it is checked, atomically, as a sign-in is (auth/throttle.ts): a
       // guesser is slowed down however many requests they send at once.
       const attempt =
@@ -160,7 +168,7 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
         }
       }
       try {
-        const enrolment = await enrolSelf(db, {
+        const { enrolment, created } = await enrolSelf(db, {
           courseId,
           user,
           permission: null,
@@ -169,7 +177,11 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
           now: now(),
         });
         if (attempt) await releaseAttempt(db, attempt, 'success', now());
-        return enrolment;
+        if (!created) return await reply.code(200).send(enrolment);
+        return await reply
+          .code(201)
+          .header('location', `/api/courses/${encodeURIComponent(courseId)}/enrolment`)
+          .send(enrolment);
       } catch (error) {
         // Only a wrong key counts; any other refusal (full, closed) gives the attempt back.
         const wrongKey = error instanceof AppError && error.message === ENROL_REFUSAL.wrongKey;
@@ -191,9 +203,13 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
       },
     },
     async (request, reply) => {
-      const course = await findCourseRecord(db, request.params.courseId);
-      if (!course) throw new AppError('NOT_FOUND', 'Course not found');
-      const user = currentUser(request);
+      const { course, user } = await visibleCourse(
+        app,
+        db,
+        request,
+        request.params.courseId,
+        now(),
+      );
       await unenrolSelf(db, { courseId: course.id, user, actor: actorOf(request), now: now() });
       return reply.code(204).send();
     },

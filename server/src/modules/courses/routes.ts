@@ -30,6 +30,7 @@ import { buildCards, buildDetail } from './course-views';
 import { courseVisibilityOf } from '../../platform/visibility/course-visibility';
 import { learningOverview } from './learning-overview';
 import { actorOf } from '../../platform/http/access';
+import { createdAnswer } from '../../platform/http/openapi';
 import { findLessonCourseId } from './structure-repository';
 import { pageWindow, sendPage } from '../../platform/paging';
 import {
@@ -110,7 +111,7 @@ const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db
     {
       config: {
         access: { permissions: ['course.create'], roles: ['instructor', 'admin'] },
-        responses: SETTINGS_REFUSALS,
+        responses: { ...SETTINGS_REFUSALS, 201: createdAnswer('/api/courses/<id>') },
       },
       schema: {
         operationId: 'createCourse',
@@ -130,7 +131,10 @@ const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db
       });
       // The creator's new course-instructor role counts from their next request; say it now.
       const detail = await buildDetail(db, app.access, course, viewerOf(app, request), now());
-      return reply.code(201).send(asCreator(detail));
+      return reply
+        .code(201)
+        .header('location', `/api/courses/${encodeURIComponent(course.id)}`)
+        .send(asCreator(detail));
     },
   );
 
@@ -235,7 +239,7 @@ const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db
           roles: ['instructor', 'admin'],
           scope: { type: 'course', param: 'courseId' },
         },
-        responses: { 409: [M.codeTaken] },
+        responses: { 201: createdAnswer('/api/courses/<id>', 'The copy.'), 409: [M.codeTaken] },
       },
       schema: {
         operationId: 'copyCourse',
@@ -267,7 +271,10 @@ const courseRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app, { db
         now: at,
       });
       const detail = await buildDetail(db, app.access, copy, viewerOf(app, request), now());
-      return reply.code(201).send(asCreator(detail));
+      return reply
+        .code(201)
+        .header('location', `/api/courses/${encodeURIComponent(copy.id)}`)
+        .send(asCreator(detail));
     },
   );
 

@@ -16,6 +16,9 @@ export interface CourseRouteOptions {
   now: () => number;
 }
 
+/** The answer for a course that is not there, or not there for the caller. */
+export const COURSE_NOT_FOUND = 'Course not found';
+
 const idParam = z.string().min(1).max(200);
 export const CourseParams = z.object({ courseId: idParam });
 export const SectionParams = CourseParams.extend({ sectionId: idParam });
@@ -33,15 +36,11 @@ export function viewerOf(app: FastifyInstance, request: FastifyRequest): Viewer 
   };
 }
 
-/** Why a course the user may not see is closed to them. */
-function hiddenReason(course: CourseRecord): string {
-  if (course.state === 'draft')
-    return 'Only people who edit this course can see it while it is a draft.';
-  if (course.state === 'archived') return 'This course is archived.';
-  return 'Missing required permission: course.view';
-}
-
-/** The course (404 when missing) and the caller's access to it (403 when they may not see it). */
+/**
+ * The course and the caller's access to it: 404 when it is missing or the caller may not see it
+ * (a draft they may not edit, an archived course they took no part in), the same answer for both
+ * (docs/spec-readings.md, "Rows a caller may not see").
+ */
 export async function visibleCourse(
   app: FastifyInstance,
   db: Db,
@@ -51,9 +50,9 @@ export async function visibleCourse(
 ): Promise<{ course: CourseRecord; access: CourseAccess; user: UserRecord }> {
   const user = currentUser(request);
   const course = await findCourseRecord(db, courseId);
-  if (!course) throw new AppError('NOT_FOUND', 'Course not found');
+  if (!course) throw new AppError('NOT_FOUND', COURSE_NOT_FOUND);
   const access = courseAccess(app.access, user, course, now);
-  if (!access.canSee) throw new AppError('FORBIDDEN', hiddenReason(course));
+  if (!access.canSee) throw new AppError('NOT_FOUND', COURSE_NOT_FOUND);
   return { course, access, user };
 }
 

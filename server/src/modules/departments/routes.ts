@@ -65,6 +65,7 @@ import {
   updateDepartmentFor,
 } from './department-service';
 import { actorOf, currentUser } from '../../platform/http/access';
+import { createdAnswer } from '../../platform/http/openapi';
 
 /** Where a department's own permissions are checked: the department of the path. */
 const IN_DEPARTMENT = { type: 'department', param: 'departmentId' } as const;
@@ -188,7 +189,10 @@ const departmentRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/departments',
     {
-      config: { access: ADMIN, responses: { 409: [M.nameTaken('<name>')] } },
+      config: {
+        access: ADMIN,
+        responses: { 201: createdAnswer('/api/departments/<id>'), 409: [M.nameTaken('<name>')] },
+      },
       schema: {
         operationId: 'createDepartment',
         tags: ['departments'],
@@ -203,7 +207,10 @@ const departmentRoutes: FastifyPluginAsyncZod<{
         type: DEPARTMENT_OWNER,
         id: created.id,
       });
-      return reply.code(201).send(await summaryOf(request, created));
+      return reply
+        .code(201)
+        .header('location', `/api/departments/${encodeURIComponent(created.id)}`)
+        .send(await summaryOf(request, created));
     },
   );
 
@@ -361,7 +368,13 @@ const departmentRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/departments/:departmentId/members',
     {
-      config: { access: MANAGE, responses: MEMBER_REFUSALS },
+      config: {
+        access: MANAGE,
+        responses: {
+          ...MEMBER_REFUSALS,
+          201: createdAnswer('/api/departments/<departmentId>/members/<userId>'),
+        },
+      },
       schema: {
         operationId: 'createDepartmentMember',
         tags: ['departments'],
@@ -380,7 +393,14 @@ const departmentRoutes: FastifyPluginAsyncZod<{
         request.body,
         'add',
       );
-      return reply.code(201).send(member);
+      const { departmentId } = request.params;
+      return reply
+        .code(201)
+        .header(
+          'location',
+          `/api/departments/${encodeURIComponent(departmentId)}/members/${encodeURIComponent(member.id)}`,
+        )
+        .send(member);
     },
   );
 

@@ -14,7 +14,7 @@ import {
 import type { AccessService } from '../../platform/access/access-service';
 import { type UserRecord } from '../../platform/auth/user-repository';
 import { findDepartment } from '../../platform/auth/departments';
-import { findCourseRecord } from '../courses/public';
+import { courseAccess, findCourseRecord } from '../courses/public';
 import type { Transaction } from 'kysely';
 import type { Db } from '../../platform/db';
 import type { Database } from '../../platform/db/schema';
@@ -25,6 +25,7 @@ import { sanitizeRichText } from '../../platform/rich-text/sanitize';
 import { searchIndex } from '../../platform/search/search-index';
 import type { FileRecord } from '../../platform/storage/file-repository';
 import type { FileService } from '../../platform/storage/file-service';
+import { seesDepartment } from '../../platform/visibility/department-visibility';
 import type { LibraryViewer } from './library-access';
 import { ExtractLibraryText, hasExtractableText, LibraryThumbnail } from './library-jobs';
 import { checkLinkAddress } from './link-address';
@@ -51,7 +52,6 @@ export const LIBRARY_MESSAGES = {
   noCategory: 'There is no such category.',
   noDepartment: 'There is no such department.',
   noCourse: 'There is no such course.',
-  department: 'You may add items only to a department you can view.',
   course: 'You may add items only to a course you can edit.',
   trashed: 'This item is in the trash; restore it first.',
   mayNotDelete: 'You may not delete this item.',
@@ -97,28 +97,28 @@ async function checkCategory(db: Db, categoryId: string | null | undefined): Pro
 
 /**
  * Whether the user may put an item in `scope`: a department they may view (department.view
- * there) and a course they may edit (course.edit there); library.manage anywhere.
+ * there) and a course they may edit (course.edit there); library.manage anywhere. A department
+ * or course the caller may not see is not there for them: 404, as for one that does not exist
+ * (docs/spec-readings.md, "Rows a caller may not see"); a course they see but may not edit, 403.
  */
 async function checkScope(
   deps: LibraryDeps,
   user: UserRecord,
   v: LibraryViewer,
   scope: LibraryScope,
+  now: number,
 ): Promise<void> {
   if (scope.type === 'department') {
     const found = await findDepartment(deps.db, scope.departmentId);
-    if (found?.id !== scope.departmentId) throw new AppError('VALIDATION_ERROR', M.noDepartment);
-    const may =
-      v.manage ||
-      v.allDepartments ||
-      deps.access.engine.check(user.id, 'department.view', {
-        type: 'department',
-        departmentId: scope.departmentId,
-      });
-    if (!may) throw new AppError('FORBIDDEN', M.department);
+    // The library sees a department by department.view there (library-access.ts), which is
+    // also what adding to it needs.
+    if (found?.id !== scope.departmentId || !(v.manage || seesDepartment(v, found.id))) {
+      throw new AppError('NOT_FOUND', M.noDepartment);
+    }
   } else if (scope.type === 'course') {
-    if (!(await findCourseRecord(deps.db, scope.courseId))) {
-      throw new AppError('VALIDATION_ERROR', M.noCourse);
+    const course = await findCourseRecord(deps.db, scope.courseId);
+    if (!course || !(v.manage || courseAccess(deps.access, user, course, now).canSee)) {
+      throw new AppError('NOT_FOUND', M.noCourse);
     }
     const may =
       v.manage ||
@@ -188,7 +188,7 @@ export async function createItemFor(
   const body = input.body as LibraryItemCreate & { tags?: string[] };
   const at = new Date(input.now).toISOString();
   await checkCategory(db, body.categoryId);
-  await checkScope(deps, user, viewer, body.scope);
+  await checkScope(deps, user, viewer, body.scope, input.now);
   if (!body.fileId) await checkLink(db, body.url);
   const file = body.fileId ? await checkUpload(files, user.id, body.fileId) : null;
   const descriptionHtml = sanitizeRichText(body.descriptionHtml ?? '');
@@ -256,7 +256,7 @@ export async function updateItemFor(
     throw new AppError('VALIDATION_ERROR', M.fileHasNoUrl);
   }
   await checkCategory(db, body.categoryId);
-  if (body.scope) await checkScope(deps, user, viewer, body.scope);
+  if (body.scope) await checkScope(deps, user, viewer, body.scope, input.now);
   await checkLink(db, body.url);
   const file = body.fileId ? await checkUpload(files, user.id, body.fileId) : null;
   if (file) await files.attach(user, file.id, { type: LIBRARY_OWNER, id: item.id });

@@ -118,7 +118,9 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
   async function create(who: Person, payload: Record<string, unknown>): Promise<LibraryItem> {
     const response = await send(who, 'POST', '/api/library/items', payload);
     expect(response.statusCode, response.body).toBe(201);
-    return response.json() as LibraryItem;
+    const item = response.json() as LibraryItem;
+    expect(response.headers.location).toBe(`/api/library/items/${item.id}`);
+    return item;
   }
 
   const list = async (who: Person, query = '') => {
@@ -361,8 +363,10 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
     const url = `/api/library/items/${item.id}`;
     expect((await send(omar, 'DELETE', url)).statusCode).toBe(403);
     const trashed = await send(priya, 'DELETE', url);
-    expect(trashed.statusCode, trashed.body).toBe(200);
-    expect(trashed.json()).toMatchObject({
+    expect(trashed.statusCode, trashed.body).toBe(204);
+    expect(trashed.body).toBe('');
+    // The item in the trash, as its owner reads it now.
+    expect((await send(priya, 'GET', url)).json()).toMatchObject({
       deletedAt: expect.any(String),
       deletedBy: { id: priya.id },
       can: { edit: false, delete: false, restore: true, purge: false },
@@ -389,7 +393,7 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
 
     // Purging is for the trash, and for library.manage.
     expect((await send(ada, 'DELETE', `/api/library/trash/${item.id}`)).statusCode).toBe(409);
-    expect((await send(priya, 'DELETE', url)).statusCode).toBe(200);
+    expect((await send(priya, 'DELETE', url)).statusCode).toBe(204);
     expect((await send(priya, 'DELETE', `/api/library/trash/${item.id}`)).statusCode).toBe(403);
     expect((await send(ada, 'DELETE', `/api/library/trash/${item.id}`)).statusCode).toBe(204);
     expect((await send(ada, 'GET', url)).statusCode).toBe(404);
@@ -480,7 +484,7 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
     await add('Field only', { type: 'department', departmentId: FIELD });
     await add('Course only', { type: 'course', courseId: COURSE });
     const trashed = await add('Trashed', { type: 'everyone' });
-    expect((await send(ada, 'DELETE', `/api/library/items/${trashed.id}`)).statusCode).toBe(200);
+    expect((await send(ada, 'DELETE', `/api/library/items/${trashed.id}`)).statusCode).toBe(204);
     const counts = async (who: Person) => {
       const response = await send(who, 'GET', '/api/library/categories');
       expect(response.statusCode).toBe(200);
@@ -639,11 +643,16 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
       scope: { type: 'everyone' },
     });
     const url = `/api/library/items/${item.id}`;
+    // A department she may not see is not there for her.
     const elsewhere = await send(priya, 'PATCH', url, {
       scope: { type: 'department', departmentId: 'customer-support' },
       revision: 1,
     });
-    expect(elsewhere.statusCode).toBe(403);
+    expect(elsewhere.statusCode).toBe(404);
+    expect(elsewhere.json()).toEqual({
+      code: 'NOT_FOUND',
+      message: 'There is no such department.',
+    });
     const home = await send(priya, 'PATCH', url, {
       scope: { type: 'department', departmentId: FIELD },
       revision: 1,
@@ -664,21 +673,41 @@ describe.skipIf(!available)(`library (${TEST_DB_KIND})`, () => {
     const unknownCategory = await post(priya, { ...base, categoryId: 'nope' });
     expect(unknownCategory.statusCode).toBe(400);
     expect(unknownCategory.json()).toMatchObject({ message: 'There is no such category.' });
-    expect(
-      (await post(priya, { ...base, scope: { type: 'department', departmentId: 'nope' } }))
-        .statusCode,
-    ).toBe(400);
-    expect(
-      (await post(priya, { ...base, scope: { type: 'course', courseId: 'nope' } })).statusCode,
-    ).toBe(400);
+    const noDepartment = await post(priya, {
+      ...base,
+      scope: { type: 'department', departmentId: 'nope' },
+    });
+    expect(noDepartment.statusCode).toBe(404);
+    expect(noDepartment.json()).toEqual({
+      code: 'NOT_FOUND',
+      message: 'There is no such department.',
+    });
+    const noCourse = await post(priya, { ...base, scope: { type: 'course', courseId: 'nope' } });
+    expect(noCourse.statusCode).toBe(404);
+    expect(noCourse.json()).toEqual({ code: 'NOT_FOUND', message: 'There is no such course.' });
+    // A department the caller may not see answers as one that does not exist.
     const otherDepartment = await post(omar, {
       ...base,
       scope: { type: 'department', departmentId: FIELD },
     });
-    expect(otherDepartment.statusCode).toBe(403);
-    expect(otherDepartment.json()).toMatchObject({
-      message: 'You may add items only to a department you can view.',
+    expect(otherDepartment.statusCode).toBe(404);
+    expect(otherDepartment.json()).toEqual(noDepartment.json());
+    // So does a course they may not see (a draft): Kim sees only her own course.
+    const draft = await send(ada, 'POST', '/api/courses', { code: 'DR-9', title: 'Draft' });
+    expect(draft.statusCode).toBe(201);
+    await grantUserPermission(
+      ctx.database.db,
+      kim.id,
+      'library.upload',
+      null,
+      new Date(ctx.clock.now()).toISOString(),
+    );
+    const hiddenCourse = await post(kim, {
+      ...base,
+      scope: { type: 'course', courseId: draft.json().id },
     });
+    expect(hiddenCourse.statusCode).toBe(404);
+    expect(hiddenCourse.json()).toEqual(noCourse.json());
     // A course needs course.edit there: a learner with library.upload may not.
     await grantUserPermission(
       ctx.database.db,

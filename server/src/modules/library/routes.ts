@@ -56,6 +56,7 @@ import {
 } from './library-service';
 import { checkLinkAddress } from './link-address';
 import { currentUser } from '../../platform/http/access';
+import { createdAnswer } from '../../platform/http/openapi';
 import type { UrlSigner } from '../../platform/storage/signed-urls';
 
 const VIEW = { permissions: ['library.view' as const], scope: 'any' as const };
@@ -66,8 +67,9 @@ const LINK_REFUSALS = { notPublic: LINK_URL_MESSAGES.notPublic('<host>') };
 
 /** The refusals of an item's fields (API description). */
 const INPUT_REFUSALS = {
-  400: [M.noCategory, M.noDepartment, M.noCourse, LINK_REFUSALS.notPublic],
-  403: [M.department, M.course],
+  400: [M.noCategory, LINK_REFUSALS.notPublic],
+  403: [M.course],
+  404: [`${M.noDepartment} (the scope's)`, `${M.noCourse} (the scope's)`],
 };
 
 function scopeOf(item: ItemRecord): LibraryScope {
@@ -228,7 +230,11 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
         access: { permissions: ['library.upload'] },
         responses: {
           ...INPUT_REFUSALS,
-          404: [`${M.fileNotFound} (the fileId names no upload of the caller’s).`],
+          201: createdAnswer('/api/library/items/<id>'),
+          404: [
+            ...INPUT_REFUSALS[404],
+            `${M.fileNotFound} (the fileId names no upload of the caller’s).`,
+          ],
           409: [M.attached],
         },
       },
@@ -244,7 +250,10 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
       const user = currentUser(request);
       const viewer = libraryViewerOf(app.access, user, now());
       const item = await createItemFor(deps, { body: request.body, user, viewer, now: now() });
-      return reply.code(201).send(toItem(request, item, viewer));
+      return reply
+        .code(201)
+        .header('location', `/api/library/items/${encodeURIComponent(item.id)}`)
+        .send(toItem(request, item, viewer));
     },
   );
 
@@ -275,7 +284,11 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
           ...INPUT_REFUSALS,
           400: [...INPUT_REFUSALS[400], M.linkHasNoFile, M.fileHasNoUrl],
           403: [...INPUT_REFUSALS[403], 'You may not change this item.'],
-          404: [M.notFound, `${M.fileNotFound} (the fileId names no upload of the caller’s).`],
+          404: [
+            M.notFound,
+            ...INPUT_REFUSALS[404],
+            `${M.fileNotFound} (the fileId names no upload of the caller’s).`,
+          ],
           409: [STALE_REVISION_MESSAGE, M.trashed, M.attached, M.busy],
         },
       },
@@ -311,20 +324,23 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     {
       config: {
         access: { permissions: ['library.delete', 'library.manage'], mode: 'any', scope: 'any' },
-        responses: { 403: [M.mayNotDelete], 409: [M.trashed] },
+        responses: {
+          204: 'In the trash (`GET` it, or list the trash, to see it there).',
+          403: [M.mayNotDelete],
+          409: [M.trashed],
+        },
       },
       schema: {
         operationId: 'deleteLibraryItem',
         tags: ['library'],
-        summary: 'Move an item to the trash (answers the item)',
+        summary: 'Move an item to the trash',
         params: LibraryItemParamsSchema,
-        response: { 200: LibraryItemSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { item, viewer, user } = await visibleItem(request, request.params.itemId);
       await items.trash(item, user.id, now(), () => abilitiesOf(viewer, item).delete);
-      return toItem(request, (await findItem(db, item.id)) as ItemRecord, viewer);
+      return reply.code(204).send();
     },
   );
 
@@ -506,7 +522,13 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
   app.post(
     '/api/library/categories',
     {
-      config: { access: MANAGE, responses: { 409: [M.categoryTaken] } },
+      config: {
+        access: MANAGE,
+        responses: {
+          201: createdAnswer('/api/library/categories/<id>'),
+          409: [M.categoryTaken],
+        },
+      },
       schema: {
         operationId: 'createLibraryCategory',
         tags: ['library'],
@@ -518,7 +540,10 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
     async (request, reply) => {
       try {
         const category = await insertCategory(db, request.body.name, new Date(now()).toISOString());
-        return await reply.code(201).send(category);
+        return await reply
+          .code(201)
+          .header('location', `/api/library/categories/${encodeURIComponent(category.id)}`)
+          .send(category);
       } catch (error) {
         if (isUniqueViolation(error)) throw new AppError('CONFLICT', M.categoryTaken);
         throw error;

@@ -41,6 +41,7 @@ import { findCourseRecords } from '../courses/public';
 import type { Db } from '../../platform/db';
 import { currentUser } from '../../platform/http/access';
 import { nextTurn } from '../../platform/http/lanes';
+import { createdAnswer } from '../../platform/http/openapi';
 import { applyPlan, targetKey } from './links';
 import { planOf } from './render-cache';
 import { titleKey } from './title-key';
@@ -52,7 +53,6 @@ import {
   pageVisible,
   spaceAbilities,
   spaceOfKey,
-  spaceVisible,
   spaceVisibleSql,
   wikiViewerOf,
   type WikiSpaceRef,
@@ -65,7 +65,6 @@ import {
   findPage,
   findPageView,
   findRevision,
-  findSpaceName,
   listAncestry,
   listBacklinks,
   listChildren,
@@ -82,6 +81,7 @@ import {
   createPageFor,
   mayAttach,
   movePageFor,
+  readableSpace,
   restoreRevisionFor,
   savePageFor,
   WIKI_MESSAGES as M,
@@ -95,7 +95,6 @@ const PageParamsSchema = z.object({ pageId: z.string().min(1).max(64) });
 
 /** Most course spaces the space list names (courses with pages, and the viewer's own). */
 const COURSE_SPACES_MAX = 200;
-const SPACE_NOT_FOUND = 'Space not found';
 /** The longest a comparison of two revisions may take in its compute worker. */
 const DIFF_TIME_LIMIT_MS = 10_000;
 
@@ -290,20 +289,10 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
     },
   );
 
-  /** A space the caller may read (404 otherwise), with its name. */
-  async function readable(viewer: WikiViewer, key: string) {
-    const space = spaceOfKey(key);
-    const name = await findSpaceName(db, space);
-    if (name === null || !(await spaceVisible(db, app.access, viewer, space, now()))) {
-      throw new AppError('NOT_FOUND', SPACE_NOT_FOUND);
-    }
-    return { space, name };
-  }
-
   app.get(
     '/api/wiki/tree',
     {
-      config: { access: VIEW, responses: { 404: [SPACE_NOT_FOUND] } },
+      config: { access: VIEW, responses: { 404: [M.noSpace] } },
       schema: {
         operationId: 'getWikiTree',
         tags: ['wiki'],
@@ -314,7 +303,7 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
     },
     async (request) => {
       const viewer = wikiViewerOf(app.access, currentUser(request), now());
-      const { space, name } = await readable(viewer, request.query.space);
+      const { space, name } = await readableSpace(deps, viewer, request.query.space, now());
       const [tree, counts] = await Promise.all([
         listTree(db, viewer, space.key, WIKI_TREE_MAX),
         countPagesBySpace(db, [space.key]),
@@ -394,8 +383,10 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
         // Sanitising, parsing and one synchronous write transaction (plugins/lanes.ts).
         lane: 'writes',
         responses: {
-          400: [M.noSpace, M.noParent, M.parentElsewhere],
+          201: createdAnswer('/api/wiki/pages/<id>'),
+          400: [M.parentElsewhere],
           403: [M.mayNotCreate],
+          404: [`${M.noSpace} (the space)`, `${M.noParent} (the parent)`],
           409: [titleTakenMessage],
         },
       },
@@ -411,7 +402,10 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
       const viewer = wikiViewerOf(app.access, currentUser(request), now());
       const id = await createPageFor(deps, { body: request.body, viewer, now: now() });
       await nextTurn();
-      return reply.code(201).send(await pageAnswer(request, id, viewer));
+      return reply
+        .code(201)
+        .header('location', `/api/wiki/pages/${encodeURIComponent(id)}`)
+        .send(await pageAnswer(request, id, viewer));
     },
   );
 
@@ -508,21 +502,25 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
     {
       config: {
         access: { permissions: ['wiki.delete'], scope: 'any' },
-        responses: { 403: [M.mayNotDelete], 404: [M.notFound], 409: [M.trashed] },
+        responses: {
+          204: 'In the trash (`GET` it, or list the trash, to see it there).',
+          403: [M.mayNotDelete],
+          404: [M.notFound],
+          409: [M.trashed],
+        },
       },
       schema: {
         operationId: 'deleteWikiPage',
         tags: ['wiki'],
         summary:
-          'Move a page to the trash (answers the page); its subpages stay, shown at the top level until it is restored',
+          'Move a page to the trash; its subpages stay, shown at the top level until it is restored',
         params: PageParamsSchema,
-        response: { 200: WikiPageSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { page, viewer } = await visiblePage(request, request.params.pageId);
       await pages.trash(page, viewer.userId, now(), mayDelete(page, viewer));
-      return pageAnswer(request, page.id, viewer);
+      return reply.code(204).send();
     },
   );
 
@@ -558,8 +556,8 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
       config: {
         access: MANAGE,
         responses: {
-          400: [M.noSpace, M.noParent, M.parentElsewhere],
-          404: [M.notFound],
+          400: [M.parentElsewhere],
+          404: [M.notFound, `${M.noSpace} (the space)`, `${M.noParent} (the parent)`],
           409: [M.cycle, M.moveTaken, M.trashed],
         },
       },
@@ -756,24 +754,44 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
     },
   );
 
-  for (const method of ['PUT', 'DELETE'] as const) {
-    app.route({
-      method,
-      url: '/api/wiki/pages/:pageId/follow',
+  app.put(
+    '/api/wiki/pages/:pageId/follow',
+    {
       config: { access: VIEW, responses: { 404: [M.notFound] } },
       schema: {
-        operationId: method === 'PUT' ? 'followWikiPage' : 'unfollowWikiPage',
+        operationId: 'followWikiPage',
         tags: ['wiki'],
-        summary: method === 'PUT' ? 'Follow a page' : 'Stop following a page',
+        summary: 'Follow a page',
         params: PageParamsSchema,
         response: { 200: WikiFollowSchema },
       },
-      handler: async (request) => {
-        const { page, viewer } = await visiblePage(request, request.params.pageId);
-        return pages.setFollowing(page, viewer.userId, method === 'PUT', now());
+    },
+    async (request) => {
+      const { page, viewer } = await visiblePage(request, request.params.pageId);
+      return pages.setFollowing(page, viewer.userId, true, now());
+    },
+  );
+
+  app.delete(
+    '/api/wiki/pages/:pageId/follow',
+    {
+      config: {
+        access: VIEW,
+        responses: { 204: 'Not following it (any more).', 404: [M.notFound] },
       },
-    });
-  }
+      schema: {
+        operationId: 'unfollowWikiPage',
+        tags: ['wiki'],
+        summary: 'Stop following a page',
+        params: PageParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      const { page, viewer } = await visiblePage(request, request.params.pageId);
+      await pages.setFollowing(page, viewer.userId, false, now());
+      return reply.code(204).send();
+    },
+  );
 
   app.post(
     '/api/wiki/pages/:pageId/view',

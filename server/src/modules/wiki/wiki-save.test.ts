@@ -213,13 +213,20 @@ describe.skipIf(!available)(`saving wiki pages (${TEST_DB_KIND})`, () => {
       expect(answer.message).toEqual(message ?? expect.any(String));
       return answer;
     };
-    await refusal({ title: 'A', space: 'department:nowhere' }, 400, 'There is no such space.');
-    await refusal({ title: 'A', space: 'course:nowhere' }, 400, 'There is no such space.');
+    await refusal({ title: 'A', space: 'department:nowhere' }, 404, 'Space not found');
+    await refusal({ title: 'A', space: 'course:nowhere' }, 404, 'Space not found');
     await refusal({ title: 'A', space: 'mars' }, 400);
-    // A department Omar may not view is no space for him either.
-    await refusal({ title: 'A', space: FIELD_SPACE }, 400, 'There is no such space.', p.omar);
-    await refusal({ title: 'A', parentId: 'no-such-page' }, 400, 'There is no such parent page.');
+    // A department Omar may not view is not there for him: the same answer as no space at all.
+    await refusal({ title: 'A', space: FIELD_SPACE }, 404, 'Space not found', p.omar);
+    await refusal({ title: 'A', parentId: 'no-such-page' }, 404, 'There is no such parent page.');
     const fieldPage = await createPage(ctx, p.priya, { title: 'Kit', space: FIELD_SPACE });
+    // So is a parent he may not see.
+    await refusal(
+      { title: 'A', parentId: fieldPage.id },
+      404,
+      'There is no such parent page.',
+      p.omar,
+    );
     await refusal(
       { title: 'A', parentId: fieldPage.id },
       400,

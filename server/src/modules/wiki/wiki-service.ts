@@ -56,7 +56,7 @@ export const WIKI_OWNER = WIKI_PAGE;
 /** The answers of the wiki's rules, word for word. */
 export const WIKI_MESSAGES = {
   notFound: 'Wiki page not found',
-  noSpace: 'There is no such space.',
+  noSpace: 'Space not found',
   noParent: 'There is no such parent page.',
   parentElsewhere: 'The parent page must be in the same space.',
   mayNotCreate: 'You may not add pages to this space.',
@@ -96,7 +96,11 @@ export interface WikiDeps {
 /** A stale save: another save (or the trash) came first; nothing was written. */
 class StaleSave extends Error {}
 
-/** The space a key names if it exists and the viewer may read it (400 otherwise, unknown or hidden alike). */
+/**
+ * The space a key names if it exists and the viewer may read it: 404 otherwise, unknown or hidden
+ * alike, whether the key came in the path, the query or a body (docs/spec-readings.md, "Rows a
+ * caller may not see").
+ */
 export async function readableSpace(
   deps: WikiDeps,
   v: WikiViewer,
@@ -106,12 +110,15 @@ export async function readableSpace(
   const space = spaceOfKey(key);
   const name = await findSpaceName(deps.db, space);
   if (name === null || !(await spaceVisible(deps.db, deps.access, v, space, now))) {
-    throw new AppError('VALIDATION_ERROR', M.noSpace);
+    throw new AppError('NOT_FOUND', M.noSpace);
   }
   return { space, name };
 }
 
-/** A parent for a page of `space`: a page the viewer may open there, out of the trash. */
+/**
+ * A parent for a page of `space`: a page the viewer may open there, out of the trash (404 for any
+ * other, unknown or hidden alike; 400 for one in another space).
+ */
 async function checkParent(
   deps: WikiDeps,
   v: WikiViewer,
@@ -126,7 +133,7 @@ async function checkParent(
     parent.deletedAt !== null ||
     !(await pageVisible(deps.db, deps.access, v, parent, now))
   ) {
-    throw new AppError('VALIDATION_ERROR', M.noParent);
+    throw new AppError('NOT_FOUND', M.noParent);
   }
   if (parent.spaceKey !== space.key) throw new AppError('VALIDATION_ERROR', M.parentElsewhere);
   return parent;

@@ -318,8 +318,12 @@ describe.skipIf(!available)(`wiki pages (${TEST_DB_KIND})`, () => {
     const url = `/api/wiki/pages/${parent.id}`;
     expect((await call(ctx, p.priya, 'DELETE', url)).statusCode).toBe(403);
     const trashed = await call(ctx, p.ada, 'DELETE', url);
-    expect(trashed.statusCode).toBe(200);
-    expect(trashed.json()).toMatchObject({ deletedAt: expect.any(String), can: { purge: true } });
+    expect(trashed.statusCode).toBe(204);
+    expect(trashed.body).toBe('');
+    expect(await page(p.ada, parent.id)).toMatchObject({
+      deletedAt: expect.any(String),
+      can: { purge: true },
+    });
     expect((await call(ctx, p.ada, 'DELETE', url)).statusCode).toBe(409);
     // Gone for readers and from search; the child is at the top level meanwhile.
     expect((await call(ctx, p.sam, 'GET', url)).statusCode).toBe(404);
@@ -473,10 +477,12 @@ describe.skipIf(!available)(`wiki pages (${TEST_DB_KIND})`, () => {
     await call(ctx, p.kim, 'PUT', followUrl);
     expect((await page(p.sam, target.id)).following).toBe(true);
     expect((await list(p.sam, '?following=true')).items.map((x) => x.id)).toEqual([target.id]);
-    expect((await call(ctx, p.sam, 'DELETE', followUrl)).json()).toEqual({
-      following: false,
-      followerCount: 1,
-    });
+    const unfollowed = await call(ctx, p.sam, 'DELETE', followUrl);
+    expect(unfollowed.statusCode).toBe(204);
+    expect(unfollowed.body).toBe('');
+    expect(await page(p.sam, target.id)).toMatchObject({ following: false, followerCount: 1 });
+    // Not following already: nothing changes.
+    expect((await call(ctx, p.sam, 'DELETE', followUrl)).statusCode).toBe(204);
     expect((await list(p.sam, '?following=true')).total).toBe(0);
 
     // Views, counted atomically.

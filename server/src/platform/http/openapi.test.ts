@@ -190,6 +190,33 @@ describe.skipIf(!available)('GET /api/openapi.json', () => {
     expect(sso?.responses['200']).toBeUndefined();
   });
 
+  it('follows the one convention: DELETE answers 204, a create 201 with Location, no wrappers', () => {
+    const successes = (op: Operation) =>
+      Object.entries(op.responses).filter(([status]) => Number(status) < 300);
+    for (const { name, op } of operations()) {
+      // Every DELETE answers 204 and nothing else on success, without a body.
+      if (name.startsWith('delete ')) {
+        expect(
+          successes(op).map(([status]) => status),
+          name,
+        ).toEqual(['204']);
+        expect(op.responses['204']?.content, name).toBeUndefined();
+      }
+      // Every 201 says where the new thing is.
+      if (op.responses['201']) {
+        expect(op.responses['201'].headers ?? {}, `${name} 201`).toHaveProperty('location');
+      }
+      // No answer wraps what it answers in `{ success: true, … }`, but the spec's sign-ins.
+      if (/^post \/api\/auth\/(local|ldap|moodle|sso)$/.test(name)) continue;
+      for (const [status, response] of successes(op)) {
+        const body = resolved(response.content?.['application/json']?.schema) as
+          { properties?: Record<string, unknown> } | undefined;
+        expect(Object.keys(body?.properties ?? {}), `${name} ${status}`).not.toContain('success');
+      }
+    }
+    expect(doc.components.schemas).not.toHaveProperty('Success');
+  });
+
   it('passes Redocly’s recommended rules without an error, and warns only where the API means to', async () => {
     const config = await createConfig({ extends: ['recommended'] });
     const problems = await lintFromString({

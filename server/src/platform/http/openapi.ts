@@ -70,6 +70,18 @@ export type DocumentedHeaders = Readonly<Record<string, DocumentedHeader>>;
 /** Status → what the answer is, for the answers a route's schema does not show. */
 export type RouteResponses = Readonly<Record<number, DocumentedAnswer | undefined>>;
 
+/**
+ * The 201 of a create (docs/architecture.md, "The API description"): its `Location` is the new
+ * thing's URL, written with `<placeholders>` (`/api/courses/<id>`). The route sets the header
+ * (`reply.code(201).header('location', …)`); the body, when there is one, is its schema's.
+ */
+export function createdAnswer(location: string, description = 'Created.'): DocumentedAnswer {
+  return {
+    description: `${description} \`Location\` is its URL.`,
+    headers: { location: `The new thing’s URL: \`${location}\`.` },
+  };
+}
+
 /** A body the route reads itself (an upload), for the description only. */
 export interface DocumentedRequestBody {
   contentType: string;

@@ -173,7 +173,7 @@ describe.skipIf(!available)(`search (${TEST_DB_KIND})`, () => {
     });
     expect(
       (await as(ctx, p.sam).post(`/api/courses/${open.courseId}/enrolment`, {})).statusCode,
-    ).toBe(200);
+    ).toBe(201);
 
     // Sam (a learner of `open`): both published courses, only the lessons of his course.
     const sam = await search('sam', 'q=splicing');

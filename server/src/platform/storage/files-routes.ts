@@ -14,6 +14,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../http/access';
+import { createdAnswer } from '../http/openapi';
 import { toStoredFile, type FileRecord } from './file-repository';
 import type { FileService } from './file-service';
 import { parseRange } from './range';
@@ -134,6 +135,7 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
           },
         },
         responses: {
+          201: createdAnswer('/api/files/<id>', 'Stored.'),
           400: [
             'The request has no file part.',
             'The upload is not valid multipart/form-data (no boundary, or the body ended early).',
@@ -195,7 +197,10 @@ const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; maxUploadBytes: n
           contentType: part.mimetype,
           ...(Number.isSafeInteger(length) && length >= 0 ? { declaredBytes: length } : {}),
         });
-        return await reply.code(201).send(toStoredFile(file));
+        return await reply
+          .code(201)
+          .header('location', `/api/files/${encodeURIComponent(file.id)}`)
+          .send(toStoredFile(file));
       } catch (error) {
         // The rest of the body will not be read: close the connection once the answer is out,
         // so the client stops sending instead of waiting on a socket nobody reads.

@@ -37,7 +37,7 @@ describe.skipIf(!available)(`pictures in rich text are attached (${TEST_DB_KIND}
     ({ courseId, sectionId } = await publishedCourse(ctx, p.priya));
     // sam learns in the course; kim is in no course.
     expect((await as(ctx, p.sam).post(`/api/courses/${courseId}/enrolment`, {})).statusCode).toBe(
-      200,
+      201,
     );
   }, SETUP_TIMEOUT_MS);
   afterEach(async () => {
@@ -114,7 +114,7 @@ describe.skipIf(!available)(`pictures in rich text are attached (${TEST_DB_KIND}
     });
     const submissionId = (handedIn.json() as { id: string }).id;
     expect((await as(ctx, p.lee).post(`/api/courses/${courseId}/enrolment`, {})).statusCode).toBe(
-      200,
+      201,
     );
 
     const fileId = await picture(p.priya);

@@ -94,7 +94,7 @@ describe('avatar menu', () => {
 
   it('logs out on the server, clears the session and goes to /login', async () => {
     const fetchMock = signedInAs(buildUser(), {
-      'POST /api/auth/logout': { body: { success: true } },
+      'POST /api/auth/logout': { body: { redirectTo: null } },
     });
     const events: unknown[] = [];
     const onChange = (e: Event) => events.push((e as CustomEvent).detail);
@@ -118,7 +118,7 @@ describe('avatar menu', () => {
     const moodleUser = buildUser({ authMethod: 'moodle' });
     signedInAs(moodleUser, {
       'POST /api/auth/logout': {
-        body: { success: true, redirectTo: 'https://moodle.example.com/login/logout.php' },
+        body: { redirectTo: 'https://moodle.example.com/login/logout.php' },
       },
     });
     const { user } = renderApp('/');

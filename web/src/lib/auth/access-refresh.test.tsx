@@ -98,7 +98,9 @@ describe('access snapshot refresh', () => {
 
   it('stops reloading once signed out', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const fetchMock = signedInAs(admin, { 'POST /api/auth/logout': { body: { success: true } } });
+    const fetchMock = signedInAs(admin, {
+      'POST /api/auth/logout': { body: { redirectTo: null } },
+    });
     const { user } = renderApp('/');
     await findHeading('Welcome, Ada');
     await user.click(screen.getByRole('button', { name: /Account menu/ }));

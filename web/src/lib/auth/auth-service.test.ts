@@ -217,7 +217,7 @@ describe('auth service: profile, password, logout', () => {
     storeSession(buildSession(user));
     const updated = { ...user, firstname: 'Samuel' };
     const fetchMock = mockFetch({
-      'PUT /api/auth/profile': { body: { success: true, user: updated } },
+      'PUT /api/auth/profile': { body: { user: updated } },
     });
     expect(await updateProfile({ firstname: 'Samuel' })).toEqual({ success: true, user: updated });
     expect(fetchMock.callsTo('PUT /api/auth/profile')[0]?.body).toEqual({ firstname: 'Samuel' });
@@ -250,7 +250,7 @@ describe('auth service: profile, password, logout', () => {
   it("changes the password; 'Failed to change password' without a server message", async () => {
     storeSession(buildSession(user));
     const fetchMock = mockFetch({
-      'POST /api/auth/change-password': { body: { success: true, revokedSessions: 2 } },
+      'POST /api/auth/change-password': { body: { revokedSessions: 2 } },
     });
     expect(
       await changePassword({ currentPassword: 'old pass', newPassword: 'new pass 1' }),
@@ -281,7 +281,7 @@ describe('auth service: profile, password, logout', () => {
 
   it('logs out on the server and reports a failure', async () => {
     storeSession(buildSession(user));
-    let fetchMock = mockFetch({ 'POST /api/auth/logout': { body: { success: true } } });
+    let fetchMock = mockFetch({ 'POST /api/auth/logout': { body: { redirectTo: null } } });
     expect(await logout()).toEqual({ success: true, redirectTo: null });
     expect((await loggedEvents(fetchMock)).map((e) => e.event)).toEqual(['logout']);
     fetchMock = mockFetch({ 'POST /api/auth/logout': NETWORK_FAILURE });
@@ -294,7 +294,7 @@ describe('auth service: profile, password, logout', () => {
     storeSession(buildSession(moodleUser));
     const fetchMock = mockFetch({
       'POST /api/auth/logout': {
-        body: { success: true, redirectTo: 'https://moodle.example.com/login/logout.php' },
+        body: { redirectTo: 'https://moodle.example.com/login/logout.php' },
       },
     });
     expect(await logout()).toEqual({
@@ -307,7 +307,7 @@ describe('auth service: profile, password, logout', () => {
       username: 'student',
     });
     mockFetch({
-      'POST /api/auth/logout': { body: { success: true, redirectTo: 'javascript:alert(1)' } },
+      'POST /api/auth/logout': { body: { redirectTo: 'javascript:alert(1)' } },
     });
     expect(await logout()).toEqual({ success: true, redirectTo: null });
   });

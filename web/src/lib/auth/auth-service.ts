@@ -12,6 +12,7 @@ import {
   PublicUserSchema,
   SELF_BUILT_TOKEN_LIFETIME_MS,
   SESSION_LIFETIME_MS,
+  SignOutResultSchema,
   type AuthMethod,
   type ProviderMethod,
   type ChangePassword,
@@ -21,7 +22,6 @@ import {
   type ProfileUpdate,
   type PublicUser,
 } from '@learning-hub/core';
-import { z } from 'zod';
 import {
   NETWORK_ERROR_MESSAGE,
   UNEXPECTED_RESPONSE,
@@ -304,12 +304,6 @@ export function fetchMe(): Promise<MeResponse> {
   return api.get('/api/auth/me', MeResponseSchema);
 }
 
-const LogoutResponseSchema = z.object({
-  success: z.literal(true),
-  /** Moodle sign-ins: the Moodle site's logout page. */
-  redirectTo: z.string().optional(),
-});
-
 export interface LogoutResult {
   /** False when the server could not be told; the caller clears the local session either way. */
   success: boolean;
@@ -318,7 +312,7 @@ export interface LogoutResult {
 }
 
 /** Only an absolute http(s) address is followed. */
-function safeRedirect(raw: string | undefined): string | null {
+function safeRedirect(raw: string | null): string | null {
   if (!raw) return null;
   try {
     const url = new URL(raw);
@@ -338,7 +332,7 @@ export async function logout(user: PublicUser | null = null): Promise<LogoutResu
   const username = current?.username ?? '';
   const authMethod = current?.authMethod ?? 'local';
   try {
-    const answer = await api.post('/api/auth/logout', undefined, LogoutResponseSchema, {
+    const answer = await api.post('/api/auth/logout', undefined, SignOutResultSchema, {
       handleUnauthorized: false,
     });
     logAuthEvent({ username, event: 'logout', authMethod });

@@ -39,7 +39,7 @@ function devServer() {
   return mockFetch({
     'GET /api/auth/config': { body: buildDevModeConfig() },
     'GET /api/auth/me': { body: devMe },
-    'POST /api/auth/logout': { body: { success: true } },
+    'POST /api/auth/logout': { body: { redirectTo: null } },
   });
 }
 
@@ -104,7 +104,7 @@ describe('dev mode (spec §4: always authenticated as the developer admin)', () 
     const fetchMock = devServer();
     fetchMock.set({
       'GET /api/auth/sessions': { body: { sessions: [] } },
-      'PUT /api/auth/profile': { body: { success: true, user: renamed } },
+      'PUT /api/auth/profile': { body: { user: renamed } },
     });
     const { user } = renderApp('/profile-settings');
     await findHeading('Profile Settings');

@@ -23,7 +23,6 @@ import { adminKeys } from './keys';
 /** The methods an admin can switch (dev mode is a start-up setting, never a toggle). */
 export type SwitchableMethod = keyof AuthSettings['methods'];
 
-const SuccessSchema = z.object({ success: z.literal(true) });
 const PendingSchema = z.object({ pending: z.literal(true) });
 const SsoTestAnswerSchema = z.union([SignInTestResultSchema, PendingSchema]);
 
@@ -83,7 +82,7 @@ export function useSaveProvider() {
 export function useDeleteProvider() {
   const after = useAfterAuthChange();
   return useMutation({
-    mutationFn: (id: string) => api.delete(providerPath(id), SuccessSchema),
+    mutationFn: (id: string) => api.delete(providerPath(id), null),
     onSuccess: after,
   });
 }

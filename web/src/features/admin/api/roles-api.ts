@@ -6,7 +6,7 @@ import {
   type CustomRoleUpdate,
 } from '@learning-hub/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { api } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth/auth-context';
 import { adminKeys } from './keys';
@@ -14,7 +14,6 @@ import { useAfterAccessChange } from './use-after-access-change';
 
 export type RoleWithUsage = z.infer<typeof RoleWithUsageSchema>;
 
-const SuccessSchema = z.object({ success: z.literal(true) });
 const rolePath = (roleId: string) => `/api/admin/roles/${encodeURIComponent(roleId)}`;
 
 export function useRoles() {
@@ -61,7 +60,7 @@ export function useUpdateRole() {
 export function useDeleteRole() {
   const after = useAfterRoleChange();
   return useMutation({
-    mutationFn: (roleId: string) => api.delete(rolePath(roleId), SuccessSchema),
+    mutationFn: (roleId: string) => api.delete(rolePath(roleId), null),
     onSuccess: after,
   });
 }

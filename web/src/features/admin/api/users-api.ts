@@ -31,9 +31,7 @@ export interface UserListParams {
 
 export const USERS_PAGE_SIZE = 25;
 
-const DirectPermissionsSchema = z.object({ directPermissions: z.array(z.string()) });
 const AssignmentSavedSchema = z.object({ replaced: z.boolean(), contextKey: z.string() });
-const SuccessSchema = z.object({ success: z.literal(true) });
 
 const userPath = (userId: string) => `/api/admin/users/${encodeURIComponent(userId)}`;
 
@@ -66,23 +64,26 @@ export function useSetRole(userId: string) {
   });
 }
 
+/** POST …/permissions answers the user as they are now: the cache takes it at once. */
 export function useGrantPermission(userId: string) {
   const after = useAfterAccessChange();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (permission: string) =>
-      api.post(`${userPath(userId)}/permissions`, { permission }, DirectPermissionsSchema),
-    onSuccess: () => after(userId),
+      api.post(`${userPath(userId)}/permissions`, { permission }, AdminUserSchema),
+    onSuccess: (user) => {
+      queryClient.setQueryData(adminKeys.user(userId), user);
+      return after(userId);
+    },
   });
 }
 
+/** DELETE …/permissions/{permission} answers 204: the user is read again. */
 export function useRevokePermission(userId: string) {
   const after = useAfterAccessChange();
   return useMutation({
     mutationFn: (permission: string) =>
-      api.delete(
-        `${userPath(userId)}/permissions/${encodeURIComponent(permission)}`,
-        DirectPermissionsSchema,
-      ),
+      api.delete(`${userPath(userId)}/permissions/${encodeURIComponent(permission)}`, null),
     onSuccess: () => after(userId),
   });
 }
@@ -108,10 +109,7 @@ export function useRemoveAssignment(userId: string) {
   const after = useAfterAccessChange();
   return useMutation({
     mutationFn: (contextKey: string) =>
-      api.delete(
-        `${userPath(userId)}/assignments/${encodeURIComponent(contextKey)}`,
-        SuccessSchema,
-      ),
+      api.delete(`${userPath(userId)}/assignments/${encodeURIComponent(contextKey)}`, null),
     onSuccess: () => after(userId),
   });
 }
@@ -161,12 +159,19 @@ export function useUpdateUser(userId: string) {
   });
 }
 
-/** Deactivates (ending every session of the user) or reactivates an account. */
+/**
+ * Deactivates (ending every session of the user) or reactivates an account. The answer is the user
+ * as they are now, with the sessions a deactivation ended.
+ */
 export function useSetUserActive(userId: string) {
   const after = useAfterAccessChange();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (active: boolean) =>
       api.put(`${userPath(userId)}/active`, { active }, UserActiveResultSchema),
-    onSuccess: () => after(userId),
+    onSuccess: ({ endedSessions: _ended, ...user }) => {
+      queryClient.setQueryData(adminKeys.user(userId), user);
+      return after(userId);
+    },
   });
 }

@@ -242,6 +242,7 @@ describe('admin: authentication test', () => {
     const assign = vi.spyOn(browserNavigation, 'assign').mockImplementation(() => undefined);
     const { fetchMock, user } = await openAuthTest('/auth-test?provider=corp-sso', {
       'POST /api/admin/auth/test/sso/start': {
+        status: 201,
         body: { testId: 'test-0123456789', authorizationUrl },
       },
     });

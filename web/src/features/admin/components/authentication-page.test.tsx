@@ -410,7 +410,7 @@ describe('admin: authentication', () => {
 
   it('deletes a provider after confirmation', async () => {
     const { fetchMock, user } = await openAuthentication({
-      'DELETE /api/admin/auth/providers/corp-ldap': { body: { success: true } },
+      'DELETE /api/admin/auth/providers/corp-ldap': { status: 204 },
     });
     await user.click(screen.getByRole('button', { name: 'Delete Corporate directory' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete Corporate directory?' });

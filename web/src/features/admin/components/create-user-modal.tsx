@@ -183,7 +183,7 @@ function CreateUserForm({
 }
 
 function OneTimePassword({ created, onDone }: { created: UserCreated; onDone(): void }) {
-  const { user, oneTimePassword } = created;
+  const { oneTimePassword, ...user } = created;
   return (
     <Stack gap="md">
       <Text size="sm">

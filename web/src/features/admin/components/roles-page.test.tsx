@@ -133,7 +133,7 @@ describe('admin: roles', () => {
 
   it('deletes an unused custom role', async () => {
     const { fetchMock, user } = await openRoles({
-      'DELETE /api/admin/roles/field-trainer': { body: { success: true } },
+      'DELETE /api/admin/roles/field-trainer': { status: 204 },
     });
     await user.click(screen.getByRole('button', { name: 'Delete Field trainer' }));
     const dialog = await screen.findByRole('dialog');

@@ -92,7 +92,8 @@ describe('admin: user detail, direct permissions', () => {
   it('grants a permission picked from the catalogue', async () => {
     const { fetchMock, user } = await openSam({
       'POST /api/admin/users/u-sam/permissions': {
-        body: { directPermissions: ['wiki.edit', 'library.upload'] },
+        status: 201,
+        body: { ...sam, directPermissions: ['wiki.edit', 'library.upload'] },
       },
     });
     const input = screen.getByRole('combobox', { name: 'Add a permission' });
@@ -113,7 +114,7 @@ describe('admin: user detail, direct permissions', () => {
 
   it('revokes a permission after confirmation', async () => {
     const { fetchMock, user } = await openSam({
-      'DELETE /api/admin/users/u-sam/permissions/wiki.edit': { body: { directPermissions: [] } },
+      'DELETE /api/admin/users/u-sam/permissions/wiki.edit': { status: 204 },
     });
     await user.click(screen.getByRole('button', { name: 'Revoke wiki.edit' }));
     const dialog = await screen.findByRole('dialog', { name: 'Revoke wiki.edit?' });
@@ -199,9 +200,7 @@ describe('admin: user detail, assignments', () => {
       'PUT /api/admin/users/u-sam/assignments': {
         body: { replaced: true, contextKey: 'course:fiber-splicing-101' },
       },
-      'DELETE /api/admin/users/u-sam/assignments/course%3Afiber-splicing-101': {
-        body: { success: true },
-      },
+      'DELETE /api/admin/users/u-sam/assignments/course%3Afiber-splicing-101': { status: 204 },
     });
     await user.click(
       await screen.findByRole('button', {

@@ -82,7 +82,7 @@ describe('admin: creating a user', () => {
     const fetchMock = setup({
       'POST /api/admin/users': {
         status: 201,
-        body: { user: erin, oneTimePassword: 'Kp4nWz7qRt2mXv9bHs3d' },
+        body: { ...erin, oneTimePassword: 'Kp4nWz7qRt2mXv9bHs3d' },
       },
     });
     const { user } = renderApp('/admin');
@@ -269,7 +269,7 @@ describe('admin: deactivating and reactivating', () => {
   it('deactivates after confirmation, ending the sessions', async () => {
     const fetchMock = userRoutes(sam, accountOf(sam), {
       'PUT /api/admin/users/u-sam/active': {
-        body: { user: { ...sam, isActive: false }, endedSessions: 2 },
+        body: { ...sam, isActive: false, endedSessions: 2 },
       },
     });
     const { user } = await openAccount();
@@ -315,7 +315,7 @@ describe('admin: deactivating and reactivating', () => {
     const off = { ...sam, isActive: false };
     const fetchMock = userRoutes(off, accountOf(off), {
       'PUT /api/admin/users/u-sam/active': {
-        body: { user: { ...sam, isActive: true }, endedSessions: 0 },
+        body: { ...sam, isActive: true, endedSessions: 0 },
       },
     });
     const { user } = await openAccount();

@@ -229,10 +229,7 @@ describe('course page', () => {
     signedInAs(student, {
       [COURSE]: {
         status: 403,
-        body: {
-          code: 'FORBIDDEN',
-          message: 'Only people who edit this course can see it while it is a draft.',
-        },
+        body: { code: 'FORBIDDEN', message: 'Missing required permission: course.view' },
       },
     });
     const { router } = renderApp('/classroom/course-1');
@@ -240,12 +237,13 @@ describe('course page', () => {
     expect(router.state.location.pathname).toBe('/');
     expect(
       screen.getByText(
-        'You do not have access to this course: Only people who edit this course can see it while it is a draft.',
+        'You do not have access to this course: Missing required permission: course.view',
       ),
     ).toBeInTheDocument();
   });
 
-  it("shows the server's message for a course that does not exist", async () => {
+  // A course the viewer may not see (a draft) is answered as one that does not exist.
+  it("shows the server's message for a course that does not exist, or is hidden", async () => {
     signedInAs(student, {
       [COURSE]: { status: 404, body: { code: 'NOT_FOUND', message: 'Course not found' } },
     });

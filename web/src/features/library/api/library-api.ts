@@ -157,12 +157,16 @@ export function useUpdateLibraryItem(itemId: string) {
   });
 }
 
-/** DELETE /api/library/items/{itemId}: to the trash. */
+/** DELETE /api/library/items/{itemId}: to the trash (204); the item and the lists are read again. */
 export function useTrashLibraryItem() {
-  const saved = useItemSaved();
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (itemId: string) => api.delete(itemPath(itemId), LibraryItemSchema),
-    onSuccess: saved,
+    mutationFn: (itemId: string) => api.delete(itemPath(itemId), null),
+    onSuccess: (_data, itemId) =>
+      Promise.all([
+        invalidateLists(queryClient),
+        queryClient.invalidateQueries({ queryKey: libraryKeys.item(itemId) }),
+      ]),
   });
 }
 

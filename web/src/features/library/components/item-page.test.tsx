@@ -339,12 +339,20 @@ describe('library item page', () => {
       deletedAt: '2025-03-05T08:00:00.000Z',
       deletedBy: { id: 'user-admin', name: 'Ada Admin' },
     };
+    // The server's item as it is: DELETE answers 204 and the page reads it again.
+    let current = item;
     const fetch = signedInAs(admin, {
-      'GET /api/library/items/item-1': { body: item },
+      'GET /api/library/items/item-1': () => ({ body: current }),
       'GET /api/library/items/item-1/versions': { body: versions },
       'POST /api/library/items/item-1/view': { status: 204 },
-      'DELETE /api/library/items/item-1': { body: trashed },
-      'POST /api/library/items/item-1/restore': { body: item },
+      'DELETE /api/library/items/item-1': () => {
+        current = trashed;
+        return { status: 204 };
+      },
+      'POST /api/library/items/item-1/restore': () => {
+        current = item;
+        return { body: item };
+      },
       'DELETE /api/library/trash/item-1': { status: 204 },
       'GET /api/library/items': {
         body: { items: [], total: 0, page: 1, pageSize: 20, canUpload: true, canManage: true },
@@ -363,7 +371,6 @@ describe('library item page', () => {
     await waitFor(() => expect(screen.queryByText(/Moved to the trash/)).not.toBeInTheDocument());
     expect(fetch.callsTo('POST /api/library/items/item-1/restore')).toHaveLength(1);
 
-    fetch.set({ 'GET /api/library/items/item-1': { body: trashed } });
     await user.click(screen.getByRole('button', { name: 'Move to trash' }));
     await user.click(
       within(await screen.findByRole('dialog', { name: 'Move to trash' })).getByRole('button', {

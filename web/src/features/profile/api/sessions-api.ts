@@ -1,13 +1,10 @@
 /** The signed-in user's sessions: list, end one, end all others. */
 import { RevokeOthersResponseSchema, SessionListSchema } from '@learning-hub/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { api } from '../../../lib/api-client';
 import { USER_QUERY_PREFIX } from '../../../lib/auth/auth-context';
 
 export const SESSIONS_QUERY_KEY = [USER_QUERY_PREFIX, 'sessions'] as const;
-
-const EndSessionResponseSchema = z.object({ success: z.literal(true) });
 
 export function useSessions() {
   return useQuery({
@@ -19,8 +16,7 @@ export function useSessions() {
 export function useEndSession() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) =>
-      api.delete(`/api/auth/sessions/${encodeURIComponent(id)}`, EndSessionResponseSchema),
+    mutationFn: (id: string) => api.delete(`/api/auth/sessions/${encodeURIComponent(id)}`, null),
     onSettled: () => queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY }),
   });
 }

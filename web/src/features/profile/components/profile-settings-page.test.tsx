@@ -25,7 +25,7 @@ describe('profile settings: profile form', () => {
     const updated = { ...student, firstname: 'Samuel' };
     const fetchMock = signedInAs(student, {
       ...sessionRoutes,
-      'PUT /api/auth/profile': { body: { success: true, user: updated } },
+      'PUT /api/auth/profile': { body: { user: updated } },
     });
     const { user } = renderApp('/profile-settings');
     await findHeading('Profile Settings');
@@ -166,7 +166,7 @@ describe('profile settings: password', () => {
     const forced = buildUser({ isDefaultPassword: true });
     const fetchMock = signedInAs(forced, {
       ...sessionRoutes,
-      'POST /api/auth/change-password': { body: { success: true, revokedSessions: 1 } },
+      'POST /api/auth/change-password': { body: { revokedSessions: 1 } },
     });
     const { user, router } = renderApp('/library');
     await findHeading('Profile Settings');
@@ -202,7 +202,7 @@ describe('profile settings: sessions', () => {
   it('ends one session after confirmation', async () => {
     const fetchMock = signedInAs(student, {
       ...sessionRoutes,
-      'DELETE /api/auth/sessions/s-phone': { body: { success: true } },
+      'DELETE /api/auth/sessions/s-phone': { status: 204 },
     });
     const { user } = renderApp('/profile-settings');
     const table = await screen.findByRole('table', { name: 'Active sessions' });

@@ -32,6 +32,9 @@ import { api } from '../../../lib/api-client';
 import { queryString } from '../../../lib/query-string';
 import { USER_QUERY_PREFIX } from '../../../lib/auth/auth-context';
 
+/** A page's following state, as PUT …/follow answers it. */
+type WikiFollow = z.infer<typeof WikiFollowSchema>;
+
 const ROOT = [USER_QUERY_PREFIX, 'wiki'] as const;
 
 export const wikiKeys = {
@@ -267,18 +270,27 @@ export function useMoveWikiPage(pageId: string) {
   });
 }
 
-/** PUT (follow) or DELETE (unfollow) /api/wiki/pages/{pageId}/follow. */
+/**
+ * PUT (follow: answers the page's following state) or DELETE (unfollow: 204, so the page's state
+ * is worked out here: not following, one follower fewer if they were one).
+ */
 export function useFollowWikiPage(pageId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (follow: boolean) =>
-      follow
-        ? api.put(`${pageApiPath(pageId)}/follow`, undefined, WikiFollowSchema)
-        : api.delete(`${pageApiPath(pageId)}/follow`, WikiFollowSchema),
-    onSuccess: (state: z.infer<typeof WikiFollowSchema>) => {
-      queryClient.setQueryData<WikiPage>(wikiKeys.detail(pageId), (page) =>
-        page ? { ...page, ...state } : page,
-      );
+    mutationFn: async (follow: boolean): Promise<WikiFollow | null> => {
+      if (follow) return api.put(`${pageApiPath(pageId)}/follow`, undefined, WikiFollowSchema);
+      await api.delete(`${pageApiPath(pageId)}/follow`, null);
+      return null;
+    },
+    onSuccess: (state) => {
+      queryClient.setQueryData<WikiPage>(wikiKeys.detail(pageId), (page) => {
+        if (!page) return page;
+        if (state) return { ...page, ...state };
+        const followerCount = page.following
+          ? Math.max(0, page.followerCount - 1)
+          : page.followerCount;
+        return { ...page, following: false, followerCount };
+      });
       return queryClient.invalidateQueries({ queryKey: wikiKeys.lists });
     },
   });

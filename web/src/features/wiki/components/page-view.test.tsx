@@ -23,6 +23,7 @@ describe('wiki page', () => {
       'GET /api/wiki/tree': { body: TREE },
       'POST /api/wiki/pages/page-1/view': { status: 204 },
       'PUT /api/wiki/pages/page-1/follow': { body: { following: true, followerCount: 3 } },
+      'DELETE /api/wiki/pages/page-1/follow': { status: 204 },
     });
     const { user } = renderApp('/wiki/pages/page-1');
     await findHeading('Splicing a 144-fibre cable');
@@ -81,6 +82,11 @@ describe('wiki page', () => {
     expect(await screen.findByRole('button', { name: 'Unfollow' })).toBeVisible();
     expect(screen.getByText('3 followers')).toBeVisible();
     expect(fetch.callsTo('PUT /api/wiki/pages/page-1/follow')).toHaveLength(1);
+    // Unfollowing answers 204: the page counts one follower fewer by itself.
+    await user.click(screen.getByRole('button', { name: 'Unfollow' }));
+    expect(await screen.findByRole('button', { name: 'Follow' })).toBeVisible();
+    expect(screen.getByText('2 followers')).toBeVisible();
+    expect(fetch.callsTo('DELETE /api/wiki/pages/page-1/follow')).toHaveLength(1);
     expect(fetch.callsTo('POST /api/wiki/pages/page-1/view')).toHaveLength(1);
   });
 
