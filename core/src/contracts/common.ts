@@ -75,6 +75,9 @@ export const ExpectedRevisionSchema = z
   .number()
   .int()
   .nonnegative()
+  // The column is a 32-bit integer on PostgreSQL: a larger number could never match, and
+  // comparing with one is an error there, not a 409.
+  .max(2_147_483_647)
   .describe('The revision the change is based on; 409 when the thing has changed since');
 
 // ---------------------------------------------------------------- characters refused in text
