@@ -1,11 +1,12 @@
 /**
- * The actions of an area's trash, shared by the library and the wiki: "Empty trash" with its
- * confirmation, and per row Restore and (for whoever may) "Delete for good" with its own. Each
- * area passes its mutations and the words that say what goes with a deleted thing.
+ * The content lifecycle's actions (docs/architecture.md, "The content lifecycle"), shared by the
+ * library and the wiki: on a thing's own page Move to trash, Restore and Delete for good with their
+ * confirmations; in a trash "Empty trash" and per row Restore and (for whoever may) "Delete for
+ * good". Each area passes its mutations and the words that say what goes with a deleted thing.
  */
 import { Button, Group } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconRestore, IconTrashX } from '@tabler/icons-react';
+import { IconRestore, IconTrash, IconTrashX } from '@tabler/icons-react';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmModal } from './confirm-modal';
@@ -165,5 +166,122 @@ export function PurgeConfirm({
     >
       {`“${title}” and ${kept} will be deleted for good. This cannot be undone.`}
     </ConfirmModal>
+  );
+}
+
+/**
+ * A thing's own page: "Move to trash" (out of the trash) or "Restore" (in it), and "Delete for
+ * good" in the trash, each shown as `can` allows, with their confirmations and notices. The
+ * buttons go into the page's row of actions; `onTrashed` and `onPurged` say where the page goes
+ * next.
+ */
+export function LifecycleActions({
+  thing,
+  inTrash,
+  can,
+  trash,
+  restore,
+  purge,
+  trashQuestion,
+  kept,
+  onTrashed,
+  onPurged,
+}: {
+  thing: { id: string; title: string };
+  inTrash: boolean;
+  can: { trash: boolean; restore: boolean; purge: boolean };
+  trash: Mutation<string>;
+  restore: Mutation<string>;
+  purge: Mutation<string>;
+  /** The confirmation's question, which says who stops seeing the thing. */
+  trashQuestion: string;
+  /** What is deleted with it, e.g. "all its versions". */
+  kept: string;
+  onTrashed?: () => void;
+  onPurged?: () => void;
+}) {
+  const [confirming, setConfirming] = useState<'trash' | 'purge' | null>(null);
+  const close = () => setConfirming(null);
+  return (
+    <>
+      {can.trash && !inTrash && (
+        <Button
+          variant="default"
+          color="red"
+          leftSection={<IconTrash size={16} aria-hidden />}
+          onClick={() => {
+            trash.reset();
+            setConfirming('trash');
+          }}
+        >
+          Move to trash
+        </Button>
+      )}
+      {can.restore && inTrash && (
+        <Button
+          leftSection={<IconRestore size={16} aria-hidden />}
+          loading={restore.isPending}
+          onClick={() => restoreWithNotice(restore, thing)}
+        >
+          Restore
+        </Button>
+      )}
+      {can.purge && inTrash && (
+        <Button
+          variant="default"
+          color="red"
+          leftSection={<IconTrashX size={16} aria-hidden />}
+          onClick={() => {
+            purge.reset();
+            setConfirming('purge');
+          }}
+        >
+          Delete for good
+        </Button>
+      )}
+      <ConfirmModal
+        opened={confirming === 'trash'}
+        title="Move to trash"
+        confirmLabel="Move to trash"
+        danger
+        busy={trash.isPending}
+        error={trash.isError ? trash.error.message : null}
+        onClose={close}
+        onConfirm={() =>
+          trash.mutate(thing.id, {
+            onSuccess: () => {
+              close();
+              notifications.show({
+                color: 'green',
+                message: `“${thing.title}” was moved to the trash. It can be restored from there.`,
+              });
+              onTrashed?.();
+            },
+          })
+        }
+      >
+        {trashQuestion}
+      </ConfirmModal>
+      <PurgeConfirm
+        opened={confirming === 'purge'}
+        kept={kept}
+        title={thing.title}
+        busy={purge.isPending}
+        error={purge.isError ? purge.error.message : null}
+        onClose={close}
+        onConfirm={() =>
+          purge.mutate(thing.id, {
+            onSuccess: () => {
+              close();
+              notifications.show({
+                color: 'green',
+                message: `“${thing.title}” was deleted for good.`,
+              });
+              onPurged?.();
+            },
+          })
+        }
+      />
+    </>
   );
 }

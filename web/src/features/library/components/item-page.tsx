@@ -20,20 +20,12 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import {
-  IconDownload,
-  IconEdit,
-  IconFileUpload,
-  IconRestore,
-  IconTrash,
-  IconTrashX,
-} from '@tabler/icons-react';
+import { IconDownload, IconEdit, IconFileUpload } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useViewOnce } from '../../../lib/use-view-once';
 import { Link, useNavigate, useParams } from 'react-router';
 
-import { ConfirmModal } from '../../../components/confirm-modal';
 import { DataList, type DataListColumn } from '../../../components/data-list';
 import { RichTextView } from '../../../components/rich-text/rich-text-view';
 
@@ -53,11 +45,11 @@ import { EditDialog } from './edit-dialog';
 import { FilePreview } from './file-preview';
 import { KIND_LABELS, KindIcon, scopeText } from './library-format';
 import { ReplaceFileDialog } from './replace-file-dialog';
-import { PurgeConfirm } from '../../../components/trash-actions';
+import { LifecycleActions } from '../../../components/trash-actions';
 import { LIBRARY_PURGE_KEPT } from './trash-actions';
 import { QueryState } from '../../../components/query-state';
 
-type Dialog = 'edit' | 'replace' | 'trash' | 'purge' | null;
+type Dialog = 'edit' | 'replace' | null;
 
 /**
  * Downloads a version (or the current file) through the counting route; refreshes the counts.
@@ -192,47 +184,17 @@ function ItemView({ item }: { item: LibraryItem }) {
             Replace file
           </Button>
         )}
-        {item.can.delete && !inTrash && (
-          <Button
-            variant="default"
-            color="red"
-            leftSection={<IconTrash size={16} aria-hidden />}
-            onClick={() => {
-              trash.reset();
-              setDialog('trash');
-            }}
-          >
-            Move to trash
-          </Button>
-        )}
-        {item.can.restore && inTrash && (
-          <Button
-            leftSection={<IconRestore size={16} aria-hidden />}
-            loading={restore.isPending}
-            onClick={() =>
-              restore.mutate(item.id, {
-                onSuccess: () =>
-                  notifications.show({ color: 'green', message: `“${item.title}” was restored.` }),
-                onError: (error) => notifications.show({ color: 'red', message: error.message }),
-              })
-            }
-          >
-            Restore
-          </Button>
-        )}
-        {item.can.purge && inTrash && (
-          <Button
-            variant="default"
-            color="red"
-            leftSection={<IconTrashX size={16} aria-hidden />}
-            onClick={() => {
-              purge.reset();
-              setDialog('purge');
-            }}
-          >
-            Delete for good
-          </Button>
-        )}
+        <LifecycleActions
+          thing={item}
+          inTrash={inTrash}
+          can={{ trash: item.can.delete, restore: item.can.restore, purge: item.can.purge }}
+          trash={trash}
+          restore={restore}
+          purge={purge}
+          trashQuestion={`Move “${item.title}” to the trash? Nobody sees it in the library any more; it can be restored from the trash.`}
+          kept={LIBRARY_PURGE_KEPT}
+          onPurged={() => void navigate('/library?trash=true')}
+        />
       </Group>
 
       <Paper withBorder p="md" component="section" aria-labelledby="item-details">
@@ -292,48 +254,6 @@ function ItemView({ item }: { item: LibraryItem }) {
           )}
         </>
       )}
-      <ConfirmModal
-        opened={dialog === 'trash'}
-        title="Move to trash"
-        confirmLabel="Move to trash"
-        danger
-        busy={trash.isPending}
-        error={trash.isError ? trash.error.message : null}
-        onClose={() => setDialog(null)}
-        onConfirm={() =>
-          trash.mutate(item.id, {
-            onSuccess: () => {
-              setDialog(null);
-              notifications.show({
-                color: 'green',
-                message: `“${item.title}” was moved to the trash. It can be restored from there.`,
-              });
-            },
-          })
-        }
-      >
-        {`Move “${item.title}” to the trash? Nobody sees it in the library any more; it can be restored from the trash.`}
-      </ConfirmModal>
-      <PurgeConfirm
-        opened={dialog === 'purge'}
-        kept={LIBRARY_PURGE_KEPT}
-        title={item.title}
-        busy={purge.isPending}
-        error={purge.isError ? purge.error.message : null}
-        onClose={() => setDialog(null)}
-        onConfirm={() =>
-          purge.mutate(item.id, {
-            onSuccess: () => {
-              setDialog(null);
-              notifications.show({
-                color: 'green',
-                message: `“${item.title}” was deleted for good.`,
-              });
-              void navigate('/library?trash=true');
-            },
-          })
-        }
-      />
     </Stack>
   );
 }

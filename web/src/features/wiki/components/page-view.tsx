@@ -30,36 +30,32 @@ import {
   IconChevronRight,
   IconEdit,
   IconHistory,
-  IconRestore,
-  IconTrash,
-  IconTrashX,
 } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useViewOnce } from '../../../lib/use-view-once';
 import { Link, useNavigate, useParams } from 'react-router';
-
-import { ConfirmModal } from '../../../components/confirm-modal';
 
 import { formatDateTime, countText } from '../../../lib/format';
 import {
   recordWikiView,
   useFollowWikiPage,
   usePurgeWikiPage,
+  useRestoreWikiPage,
   useTrashWikiPage,
   useWikiPage,
   useWikiTree,
 } from '../api/wiki-api';
 import { MoveDialog } from './move-dialog';
 import { SpaceTree } from './space-tree';
-import { PurgeConfirm } from '../../../components/trash-actions';
-import { useRestoreFromTrash, WIKI_PURGE_KEPT } from './trash-actions';
+import { LifecycleActions } from '../../../components/trash-actions';
+import { WIKI_PURGE_KEPT } from './trash-actions';
 import { WikiContent } from './wiki-content';
 import { usePhone } from '../../../lib/use-phone';
 import { StatusBadge, updatedLine } from './wiki-format';
 import { QueryState } from '../../../components/query-state';
 import { href } from '../../../lib/links';
 
-type Dialog = 'move' | 'trash' | 'purge' | null;
+type Dialog = 'move' | null;
 
 export function WikiPageView() {
   const { pageId = '' } = useParams();
@@ -126,7 +122,7 @@ function PageBody({ page }: { page: WikiPage }) {
   const [dialog, setDialog] = useState<Dialog>(null);
   const trash = useTrashWikiPage();
   const purge = usePurgeWikiPage();
-  const restore = useRestoreFromTrash();
+  const restore = useRestoreWikiPage();
   const inTrash = page.deletedAt !== null;
 
   return (
@@ -178,41 +174,18 @@ function PageBody({ page }: { page: WikiPage }) {
             Move
           </Button>
         )}
-        {page.can.delete && !inTrash && (
-          <Button
-            variant="default"
-            color="red"
-            leftSection={<IconTrash size={16} aria-hidden />}
-            onClick={() => {
-              trash.reset();
-              setDialog('trash');
-            }}
-          >
-            Move to trash
-          </Button>
-        )}
-        {page.can.delete && inTrash && (
-          <Button
-            leftSection={<IconRestore size={16} aria-hidden />}
-            loading={restore.busy}
-            onClick={() => restore.run(page)}
-          >
-            Restore
-          </Button>
-        )}
-        {page.can.purge && inTrash && (
-          <Button
-            variant="default"
-            color="red"
-            leftSection={<IconTrashX size={16} aria-hidden />}
-            onClick={() => {
-              purge.reset();
-              setDialog('purge');
-            }}
-          >
-            Delete for good
-          </Button>
-        )}
+        <LifecycleActions
+          thing={page}
+          inTrash={inTrash}
+          can={{ trash: page.can.delete, restore: page.can.delete, purge: page.can.purge }}
+          trash={trash}
+          restore={restore}
+          purge={purge}
+          trashQuestion={`Move “${page.title}” to the trash? Readers no longer see it; the pages under it stay in the wiki. It can be restored from the trash.`}
+          kept={WIKI_PURGE_KEPT}
+          onTrashed={() => void navigate(href('wiki', { space: page.spaceKey }))}
+          onPurged={() => void navigate(href('wiki', { trash: true }))}
+        />
       </Group>
 
       <Grid gap="xl">
@@ -259,49 +232,6 @@ function PageBody({ page }: { page: WikiPage }) {
       {page.can.move && (
         <MoveDialog page={page} opened={dialog === 'move'} onClose={() => setDialog(null)} />
       )}
-      <ConfirmModal
-        opened={dialog === 'trash'}
-        title="Move to trash"
-        confirmLabel="Move to trash"
-        danger
-        busy={trash.isPending}
-        error={trash.isError ? trash.error.message : null}
-        onClose={() => setDialog(null)}
-        onConfirm={() =>
-          trash.mutate(page.id, {
-            onSuccess: () => {
-              setDialog(null);
-              notifications.show({
-                color: 'green',
-                message: `“${page.title}” was moved to the trash. It can be restored from there.`,
-              });
-              void navigate(href('wiki', { space: page.spaceKey }));
-            },
-          })
-        }
-      >
-        {`Move “${page.title}” to the trash? Readers no longer see it; the pages under it stay in the wiki. It can be restored from the trash.`}
-      </ConfirmModal>
-      <PurgeConfirm
-        opened={dialog === 'purge'}
-        kept={WIKI_PURGE_KEPT}
-        title={page.title}
-        busy={purge.isPending}
-        error={purge.isError ? purge.error.message : null}
-        onClose={() => setDialog(null)}
-        onConfirm={() =>
-          purge.mutate(page.id, {
-            onSuccess: () => {
-              setDialog(null);
-              notifications.show({
-                color: 'green',
-                message: `“${page.title}” was deleted for good.`,
-              });
-              void navigate(href('wiki', { trash: true }));
-            },
-          })
-        }
-      />
     </Stack>
   );
 }

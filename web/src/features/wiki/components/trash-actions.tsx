@@ -1,10 +1,6 @@
 /** The wiki trash's actions: restore a page, delete it for good (wiki.manage), empty the trash. */
 import type { WikiPageSummary } from '@learning-hub/core';
-import {
-  EmptyTrashButton,
-  restoreWithNotice,
-  TrashRowActions,
-} from '../../../components/trash-actions';
+import { EmptyTrashButton, TrashRowActions } from '../../../components/trash-actions';
 import { useEmptyWikiTrash, usePurgeWikiPage, useRestoreWikiPage } from '../api/wiki-api';
 
 /** What deleting a page for good takes with it. */
@@ -19,14 +15,6 @@ export function WikiTrashActions({ empty }: { empty: boolean }) {
       detail="Every page in the trash, with all its revisions and files, will be deleted for good. This cannot be undone."
     />
   );
-}
-
-/** Restores a page from the trash, telling the reader how it went. */
-export function useRestoreFromTrash() {
-  const restore = useRestoreWikiPage();
-  const run = (page: Pick<WikiPageSummary, 'id' | 'title'>, onDone?: () => void) =>
-    restoreWithNotice(restore, page, onDone);
-  return { run, busy: restore.isPending };
 }
 
 /** Restore and (for managers of its space) delete for good, for one row of the trash. */
