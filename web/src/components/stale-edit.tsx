@@ -68,3 +68,20 @@ export function SaveErrorAlert({
   }
   return <ErrorAlert error={error} />;
 }
+
+/**
+ * The thing a form edits, read again from the server when a stale save is reloaded: render the
+ * form with `key` (a new one after each reload, so the form starts again from `value`) and pass
+ * `onReload` to StaleEditAlert.
+ */
+export function useReloadable<T>(initial: T, reload: () => Promise<T>) {
+  const [loaded, setLoaded] = useState({ value: initial, times: 0 });
+  return {
+    key: loaded.times,
+    value: loaded.value,
+    onReload: async () => {
+      const fresh = await reload();
+      setLoaded((l) => ({ value: fresh, times: l.times + 1 }));
+    },
+  };
+}

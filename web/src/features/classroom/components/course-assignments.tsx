@@ -51,7 +51,7 @@ import {
   useReloadAssignment,
   useUpdateAssignment,
 } from '../api/assignments-api';
-import { SaveErrorAlert } from '../../../components/stale-edit';
+import { SaveErrorAlert, useReloadable } from '../../../components/stale-edit';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { fieldErrors } from '../../../lib/form-errors';
 import { href } from '../../../lib/links';
@@ -319,18 +319,16 @@ function AssignmentEditor({
   onClose(): void;
 }) {
   const reload = useReloadAssignment();
-  const [loaded, setLoaded] = useState({ assignment, times: 0 });
+  const loaded = useReloadable(assignment, async () =>
+    assignment ? reload(assignment.id) : assignment,
+  );
   return (
     <AssignmentForm
-      key={loaded.times}
+      key={loaded.key}
       courseId={courseId}
-      assignment={loaded.assignment}
+      assignment={loaded.value}
       onClose={onClose}
-      onReload={async () => {
-        if (!assignment) return;
-        const fresh = await reload(assignment.id);
-        setLoaded((l) => ({ assignment: fresh, times: l.times + 1 }));
-      }}
+      onReload={loaded.onReload}
     />
   );
 }

@@ -18,7 +18,7 @@ import { isClientError, isStaleEdit } from '../../../lib/api-client';
 import { useReloadDepartment, useUpdateDepartment } from '../api/departments-api';
 import { fieldErrors, firstError } from '../../../lib/form-errors';
 import { href } from '../../../lib/links';
-import { SaveErrorAlert } from '../../../components/stale-edit';
+import { SaveErrorAlert, useReloadable } from '../../../components/stale-edit';
 
 interface DialogProps {
   department: DepartmentDetail;
@@ -40,17 +40,9 @@ function Reloadable({
   form: Form,
 }: Omit<DialogProps, 'opened'> & { form(props: FormProps): ReactNode }) {
   const reload = useReloadDepartment(department.id);
-  const [loaded, setLoaded] = useState({ department, times: 0 });
+  const loaded = useReloadable(department, reload);
   return (
-    <Form
-      key={loaded.times}
-      department={loaded.department}
-      onClose={onClose}
-      onReload={async () => {
-        const fresh = await reload();
-        setLoaded((l) => ({ department: fresh, times: l.times + 1 }));
-      }}
-    />
+    <Form key={loaded.key} department={loaded.value} onClose={onClose} onReload={loaded.onReload} />
   );
 }
 

@@ -19,7 +19,7 @@ import {
   type ItemFieldValues,
 } from './item-fields';
 import { contractErrors } from '../../../lib/form-errors';
-import { SaveErrorAlert } from '../../../components/stale-edit';
+import { SaveErrorAlert, useReloadable } from '../../../components/stale-edit';
 
 interface Errors extends ItemFieldErrors {
   title?: string | undefined;
@@ -51,17 +51,9 @@ export function EditDialog({
 /** The form, filled again from the server's item when a stale save is reloaded. */
 function Editing({ item, onClose }: { item: LibraryItem; onClose(): void }) {
   const reload = useReloadLibraryItem(item.id);
-  const [loaded, setLoaded] = useState({ item, times: 0 });
+  const loaded = useReloadable(item, reload);
   return (
-    <EditForm
-      key={loaded.times}
-      item={loaded.item}
-      onClose={onClose}
-      onReload={async () => {
-        const fresh = await reload();
-        setLoaded((l) => ({ item: fresh, times: l.times + 1 }));
-      }}
-    />
+    <EditForm key={loaded.key} item={loaded.value} onClose={onClose} onReload={loaded.onReload} />
   );
 }
 
