@@ -102,7 +102,7 @@ describe('classroom: grading', () => {
     const { user, fetchMock } = open('?submission=submission-a');
     await findHeading('Grade: Trace report');
     await user.type(screen.getByRole('textbox', { name: /Points/ }), '18');
-    await user.click(screen.getByRole('textbox', { name: 'Feedback' }));
+    await user.click(await screen.findByRole('textbox', { name: 'Feedback' }));
     await user.paste('Clear trace');
     await user.click(screen.getByRole('button', { name: 'Save grade' }));
     expect(await screen.findByText('Grade saved')).toBeInTheDocument();
