@@ -12,7 +12,6 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useDebouncedCallback } from '@mantine/hooks';
 import { IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -25,7 +24,7 @@ import { CreateUserModal } from './create-user-modal';
 import { DataList } from '../../../components/data-list';
 import { Pager } from '../../../components/pager';
 import { PhoneFilters } from '../../../components/phone-filters';
-import { useFilterParams } from '../../../lib/use-filter-params';
+import { useFilterParams, useTypedFilter } from '../../../lib/use-filter-params';
 
 import { rangeText } from '../utils/range';
 import { roleName, roleOptions } from '../utils/roles';
@@ -40,14 +39,10 @@ export function UsersPage() {
   const role = filters.get('role');
   const department = filters.get('department');
   const page = filters.page;
-  const [searchText, setSearchText] = useState(search);
+  const typedSearch = useTypedFilter(filters, 'q');
   const [creating, setCreating] = useState(false);
   const can = useCan();
   const update = filters.set;
-  const applySearch = useDebouncedCallback(
-    (text: string) => update({ q: text.trim() || null }),
-    300,
-  );
 
   const roles = useRoles();
   const departments = useDepartmentChoices();
@@ -84,11 +79,7 @@ export function UsersPage() {
                 label="Search"
                 placeholder="Name, username or email"
                 leftSection={<IconSearch size={16} aria-hidden="true" />}
-                value={searchText}
-                onChange={(event) => {
-                  setSearchText(event.currentTarget.value);
-                  applySearch(event.currentTarget.value);
-                }}
+                {...typedSearch.field}
               />
             }
           >
@@ -162,7 +153,7 @@ export function UsersPage() {
               ]}
               onRowClick={(u, event) => {
                 // A search typed just before must not pull the user back to the list.
-                applySearch.cancel();
+                typedSearch.cancel();
                 if ((event.target as HTMLElement).closest('a')) return;
                 void navigate(href('adminUser', { userId: u.id }));
               }}

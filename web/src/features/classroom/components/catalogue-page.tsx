@@ -11,16 +11,15 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useDebouncedCallback } from '@mantine/hooks';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { Link } from 'react-router';
 import { CourseCard } from '../../../components/course-card';
 import { Pager } from '../../../components/pager';
 import { useCan } from '../../../lib/auth/use-can';
 import { CATALOGUE_PAGE_SIZE, useCatalogue } from '../api/courses-api';
 import { useDepartmentChoices } from '../../departments/api/departments-api';
-import { useFilterParams } from '../../../lib/use-filter-params';
+import { useFilterParams, useTypedFilter } from '../../../lib/use-filter-params';
 
 import { QueryState } from '../../../components/query-state';
 
@@ -48,11 +47,7 @@ export function CataloguePage() {
       ? (stateParam as StateFilter)
       : 'published';
   const page = filters.page;
-  const [searchText, setSearchText] = useState(search);
-  const applySearch = useDebouncedCallback(
-    (text: string) => filters.set({ q: text.trim() || null }),
-    300,
-  );
+  const typedSearch = useTypedFilter(filters, 'q');
   const scopeLabelId = useId();
 
   const mayCreate = CREATE_ROUTE ? can.route(CREATE_ROUTE).allowed : false;
@@ -104,11 +99,7 @@ export function CataloguePage() {
           label="Search"
           placeholder="Code, title or summary"
           leftSection={<IconSearch size={16} aria-hidden="true" />}
-          value={searchText}
-          onChange={(event) => {
-            setSearchText(event.currentTarget.value);
-            applySearch(event.currentTarget.value);
-          }}
+          {...typedSearch.field}
         />
         {showDepartments && (
           <Select

@@ -5,12 +5,11 @@
  */
 import type { DepartmentDetail, DepartmentMember } from '@learning-hub/core';
 import { Badge, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
-import { useDebouncedCallback } from '@mantine/hooks';
 import { IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { DataList, type DataListColumn } from '../../../components/data-list';
 import { Pager } from '../../../components/pager';
-import { useFilterParams } from '../../../lib/use-filter-params';
+import { useFilterParams, useTypedFilter } from '../../../lib/use-filter-params';
 import { MEMBERS_PAGE_SIZE, useMembers } from '../api/departments-api';
 import { roleLabels, untilText } from './department-format';
 import { AddMemberDialog, EditMemberDialog, RemoveMemberDialog } from './member-dialogs';
@@ -41,11 +40,7 @@ export function MembersSection({
   const filters = useFilterParams();
   const search = filters.get('search') ?? '';
   const page = filters.page;
-  const [searchText, setSearchText] = useState(search);
-  const applySearch = useDebouncedCallback(
-    (text: string) => filters.set({ search: text.trim() || null }),
-    300,
-  );
+  const typedSearch = useTypedFilter(filters, 'search');
   const members = useMembers(department.id, {
     search: search || null,
     page,
@@ -67,11 +62,7 @@ export function MembersSection({
           label="Search members"
           placeholder="Name or username"
           leftSection={<IconSearch size={16} aria-hidden />}
-          value={searchText}
-          onChange={(event) => {
-            setSearchText(event.currentTarget.value);
-            applySearch(event.currentTarget.value);
-          }}
+          {...typedSearch.field}
           style={{ flex: '1 1 14rem' }}
         />
         {manage && (

@@ -20,7 +20,6 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useDebouncedCallback } from '@mantine/hooks';
 import {
   IconArrowLeft,
   IconCategory,
@@ -39,7 +38,7 @@ import { useCan } from '../../../lib/auth/use-can';
 import { useCatalogue } from '../../classroom/api/courses-api';
 import { useDepartmentChoices } from '../../departments/api/departments-api';
 import { formatBytes, formatDateTime, countText } from '../../../lib/format';
-import { useFilterParams } from '../../../lib/use-filter-params';
+import { useFilterParams, useTypedFilter } from '../../../lib/use-filter-params';
 import { LIBRARY_PAGE_SIZE, useLibraryCategories, useLibraryList } from '../api/library-api';
 import { CategoriesDialog } from './categories-dialog';
 import { categoryOptions } from './item-fields';
@@ -91,16 +90,8 @@ export function LibraryPage() {
   const sort = SORTS.find((s) => s.value === sortParam)?.value ?? 'updated';
   const page = filters.page;
 
-  const [searchText, setSearchText] = useState(search);
-  const [tagText, setTagText] = useState(tag ?? '');
-  const applySearch = useDebouncedCallback(
-    (text: string) => filters.set({ search: text.trim() || null }),
-    300,
-  );
-  const applyTag = useDebouncedCallback(
-    (text: string) => filters.set({ tag: text.trim() || null }),
-    300,
-  );
+  const typedSearch = useTypedFilter(filters, 'search');
+  const typedTag = useTypedFilter(filters, 'tag');
   const [dialog, setDialog] = useState<Dialog>(null);
 
   const list = useLibraryList({
@@ -142,11 +133,7 @@ export function LibraryPage() {
       label="Search"
       placeholder="Title, description, tags or text"
       leftSection={<IconSearch size={16} aria-hidden="true" />}
-      value={searchText}
-      onChange={(event) => {
-        setSearchText(event.currentTarget.value);
-        applySearch(event.currentTarget.value);
-      }}
+      {...typedSearch.field}
     />
   );
 
@@ -242,15 +229,7 @@ export function LibraryPage() {
             value={categoryId}
             onChange={(value) => filters.set({ category: value })}
           />
-          <TextInput
-            label="Tag"
-            placeholder="Any tag"
-            value={tagText}
-            onChange={(event) => {
-              setTagText(event.currentTarget.value);
-              applyTag(event.currentTarget.value);
-            }}
-          />
+          <TextInput label="Tag" placeholder="Any tag" {...typedTag.field} />
           <Select
             label="Shared with"
             placeholder="Anyone"
@@ -315,8 +294,8 @@ export function LibraryPage() {
               trash={trash}
               filtered={filtered}
               onClear={() => {
-                setSearchText('');
-                setTagText('');
+                typedSearch.clear();
+                typedTag.clear();
                 filters.set({
                   search: null,
                   kind: null,

@@ -20,16 +20,15 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useDebouncedCallback } from '@mantine/hooks';
 import { IconArrowLeft, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { AccessDeniedRedirect } from '../../../components/access-denied-redirect';
 import { Pager } from '../../../components/pager';
 import { forbiddenReason } from '../../../lib/access-denial';
 import { useCan } from '../../../lib/auth/use-can';
 import { formatDateTime, countText } from '../../../lib/format';
-import { useFilterParams } from '../../../lib/use-filter-params';
+import { useFilterParams, useTypedFilter } from '../../../lib/use-filter-params';
 import { useWikiList, useWikiSpaces, useWikiTree } from '../api/wiki-api';
 import { SpaceTree } from './space-tree';
 import { WikiTrashActions, WikiTrashRowActions } from './trash-actions';
@@ -114,11 +113,7 @@ function HomeView({ spaces, space }: { spaces: WikiSpace[]; space: WikiSpace | n
   const filters = useFilterParams();
   const phone = usePhone();
   const search = filters.get('search') ?? '';
-  const [searchText, setSearchText] = useState(search);
-  const applySearch = useDebouncedCallback(
-    (text: string) => filters.set({ search: text.trim() || null }),
-    300,
-  );
+  const typedSearch = useTypedFilter(filters, 'search');
   const chooseSpace = (key: string | null) => filters.set({ space: key, search: null });
 
   return (
@@ -157,11 +152,7 @@ function HomeView({ spaces, space }: { spaces: WikiSpace[]; space: WikiSpace | n
             label="Search the wiki"
             placeholder="Words of a title or a page"
             leftSection={<IconSearch size={16} aria-hidden="true" />}
-            value={searchText}
-            onChange={(event) => {
-              setSearchText(event.currentTarget.value);
-              applySearch(event.currentTarget.value);
-            }}
+            {...typedSearch.field}
           />
           {search ? (
             <SearchResults search={search} />
