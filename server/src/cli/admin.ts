@@ -44,7 +44,7 @@ import {
 } from '../platform/auth/user-repository';
 import { findOrCreateDepartment } from '../platform/auth/departments';
 import { ConfigError, loadConfig } from '../config';
-import { migrateToLatest, openDatabase, type Db } from '../platform/db';
+import { migrateToLatest, openDatabase, withoutThreads, type Db } from '../platform/db';
 
 class UsageError extends Error {}
 
@@ -252,7 +252,7 @@ async function main(): Promise<void> {
     console.error(error instanceof ConfigError ? error.message : error);
     process.exit(1);
   }
-  const database = openDatabase(config.database);
+  const database = openDatabase(withoutThreads(config.database));
   try {
     await migrateToLatest(database.db);
     console.log(await runAdminCommand(database.db, process.argv.slice(2)));

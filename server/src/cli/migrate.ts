@@ -1,10 +1,10 @@
 /** `npm run db:migrate`: brings the configured database's schema up to date. */
 import { ConfigError, loadConfig } from '../config';
-import { migrateToLatest, openDatabase } from '../platform/db';
+import { migrateToLatest, openDatabase, withoutThreads } from '../platform/db';
 
 try {
   const config = loadConfig();
-  const database = openDatabase(config.database);
+  const database = openDatabase(withoutThreads(config.database));
   const applied = await migrateToLatest(database.db);
   console.log(
     applied.length ? `Applied: ${applied.join(', ')}` : 'The database schema is up to date.',

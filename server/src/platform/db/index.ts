@@ -58,6 +58,14 @@ export const POSTGRES_CONNECT_TIMEOUT_MS = 5_000;
 /** PostgreSQL connections of the expensive reads (`reads`), beside the app's ten. */
 const READ_CONNECTIONS = 4;
 
+/**
+ * `config` for a short-lived command (the admin command line, the migrations): one connection,
+ * no read or checkpoint threads to start and stop again for a single statement or two.
+ */
+export function withoutThreads(config: AppConfig['database']): AppConfig['database'] {
+  return config.kind === 'sqlite' ? { ...config, readThreads: 0, checkpointThread: false } : config;
+}
+
 /** Opens a connection pool (PostgreSQL) or file (SQLite) for `config`. */
 export function openDatabase(config: AppConfig['database']): DatabaseHandle {
   if (config.kind === 'postgres') {

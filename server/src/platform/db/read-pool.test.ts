@@ -4,10 +4,12 @@
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from './index';
+import { openDatabase, withoutThreads, type DatabaseHandle } from './index';
+import { readiness, stopThread } from './read-pool';
 
 // SQLite only: once per run, in the SQLite project.
 describe.skipIf(process.env.TEST_DB === 'postgres')('the SQLite read pool', () => {
@@ -147,5 +149,34 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('the SQLite read pool', () =
       await memory.close();
       await none.close();
     }
+  });
+
+  it('stops a thread only once it has started (a thread stopped while it loads SQLite kills the process)', async () => {
+    // A thread that takes 200 ms to start, as one loading better-sqlite3 on a busy machine does.
+    const worker = new Worker(
+      `const { parentPort } = require('node:worker_threads');
+       const until = Date.now() + 200;
+       while (Date.now() < until);
+       parentPort.postMessage({ ready: true });
+       setInterval(() => {}, 1000);`,
+      { eval: true },
+    );
+    const said: unknown[] = [];
+    worker.on('message', (message) => said.push(message));
+    const ready = readiness(worker);
+    await stopThread(worker, ready);
+    expect(said).toEqual([{ ready: true }]);
+    expect(worker.threadId).toBe(-1); // stopped
+  });
+
+  it('leaves the short-lived commands without threads', () => {
+    expect(
+      withoutThreads({ kind: 'sqlite', path: 'x.db', readThreads: 4, checkpointThread: true }),
+    ).toEqual({
+      kind: 'sqlite',
+      path: 'x.db',
+      readThreads: 0,
+      checkpointThread: false,
+    });
   });
 });

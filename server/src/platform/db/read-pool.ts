@@ -36,11 +36,47 @@ interface Pending {
 interface Slot {
   worker: Worker;
   busy: Pending | null;
+  /** Settles when the thread has opened its connection, or has stopped. */
+  ready: Promise<void>;
 }
 
 type ReadReply =
+  | { ready: true }
   | { id: number; rows: unknown[] }
   | { id: number; error: { message: string; name: string; code?: string } };
+
+/** How long stopping a thread waits for it to finish starting. */
+const START_WAIT_MS = 10_000;
+
+/**
+ * Resolves once `worker` says it is ready (its first message) or stops. A thread terminated
+ * while it is still loading better-sqlite3's native module takes the whole process down with a
+ * fatal napi error (it happened to the admin command line), so a thread is only ever stopped
+ * once this has settled.
+ */
+export function readiness(worker: Worker): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      worker.off('message', done);
+      worker.off('exit', done);
+      worker.off('error', done);
+      resolve();
+    };
+    const timer = setTimeout(done, START_WAIT_MS);
+    timer.unref();
+    worker.once('message', done);
+    worker.once('exit', done);
+    worker.once('error', done);
+  });
+}
+
+/** Stops `worker` once it has finished starting (see readiness). */
+export async function stopThread(worker: Worker, ready: Promise<void>): Promise<void> {
+  worker.ref(); // the process stays up until it has stopped
+  await ready;
+  await worker.terminate();
+}
 
 /** The read thread's file: the source beside this one, or the build's `read-worker.js`. */
 function workerUrl(): URL {
@@ -92,7 +128,7 @@ export class ReadThreads {
       slots.map(async (slot) => {
         slot.busy?.reject(closed);
         slot.busy = null;
-        await slot.worker.terminate();
+        await stopThread(slot.worker, slot.ready);
       }),
     );
   }
@@ -111,11 +147,12 @@ export class ReadThreads {
 
   #spawn(): Slot {
     const worker = new Worker(workerUrl(), { workerData: { path: this.#path } });
-    const slot: Slot = { worker, busy: null };
+    const slot: Slot = { worker, busy: null, ready: readiness(worker) };
     // An idle read thread does not keep the process alive (the pool is closed with the
     // database); a busy one does, until its reply is in.
     worker.unref();
     worker.on('message', (reply: ReadReply) => {
+      if ('ready' in reply) return;
       const pending = slot.busy;
       if (!pending || pending.id !== reply.id) return;
       slot.busy = null;
@@ -229,6 +266,7 @@ export function startCheckpointThread(
   onStop: (error: Error) => void,
 ): { stop(): Promise<void> } {
   const worker = new Worker(workerUrl(), { workerData: { path, role: 'checkpoint' } });
+  const ready = readiness(worker);
   worker.unref();
   let stopping = false;
   const stopped = (error: Error) => {
@@ -242,7 +280,7 @@ export function startCheckpointThread(
   return {
     async stop() {
       stopping = true;
-      await worker.terminate();
+      await stopThread(worker, ready);
     },
   };
 }

@@ -86,6 +86,10 @@ function prepare(sqlText: string): Database.Statement {
 const bindable = (value: unknown) =>
   value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value) : value;
 
+// Told once the connection is open: a thread stopped while it still loads better-sqlite3's native
+// module takes the whole process down (napi's fatal error), so stopping waits for this.
+parentPort?.postMessage({ ready: true });
+
 parentPort?.on('message', (request: ReadRequest) => {
   try {
     const statement = prepare(request.sql);
