@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { AccessSnapshotSchema } from './access';
-import { identityCharacters, personName, storableText } from './common';
+import { identityCharacters, pageOf, pageQuery, personName, storableText } from './common';
 
 /** The rules for new passwords, shared by the forms and the server. */
 export * from './password-policy';
@@ -173,7 +173,9 @@ export const SessionInfoSchema = z.object({
   current: z.boolean(),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
-export const SessionListSchema = z.object({ sessions: z.array(SessionInfoSchema) });
+/** GET /api/auth/sessions: the session making the request first, then the last used first. */
+export const SessionListQuerySchema = pageQuery({ defaultSize: 25, maxSize: 100 });
+export const SessionListSchema = pageOf(SessionInfoSchema);
 
 export const RevokeOthersResponseSchema = z.object({ revoked: z.number() });
 

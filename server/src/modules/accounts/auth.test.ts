@@ -651,7 +651,9 @@ describe.skipIf(!available)(`auth API (${TEST_DB_KIND})`, () => {
     it('lists the active sessions and ends one or all the others', async () => {
       const { password } = await createTestUser(ctx, { username: 'multi' });
       const a = await signIn(ctx.app, 'multi', password, '10.0.0.1');
+      ctx.clock.advance(1000);
       const b = await signIn(ctx.app, 'multi', password, '10.0.0.2');
+      ctx.clock.advance(1000);
       const c = await signIn(ctx.app, 'multi', password, '10.0.0.3');
       const list = await ctx.app.inject({
         method: 'GET',
@@ -659,13 +661,30 @@ describe.skipIf(!available)(`auth API (${TEST_DB_KIND})`, () => {
         headers: bearer(a),
       });
       expect(list.statusCode).toBe(200);
-      const sessions = list.json().sessions as {
+      const sessions = list.json().items as {
         id: string;
         current: boolean;
         ipAddress: string;
       }[];
       expect(sessions).toHaveLength(3);
-      expect(sessions.filter((s) => s.current).map((s) => s.ipAddress)).toEqual(['10.0.0.1']);
+      expect(list.json()).toMatchObject({ total: 3, page: 1, pageSize: 25 });
+      // The session asking comes first, then the last used (c was used after b).
+      expect(sessions.map((s) => [s.ipAddress, s.current])).toEqual([
+        ['10.0.0.1', true],
+        ['10.0.0.3', false],
+        ['10.0.0.2', false],
+      ]);
+      // Paged like every list, with a Link header to the other pages.
+      const second = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/auth/sessions?page=2&pageSize=2',
+        headers: bearer(a),
+      });
+      expect(second.json()).toMatchObject({ total: 3, page: 2, pageSize: 2 });
+      expect(second.json().items.map((s: { ipAddress: string }) => s.ipAddress)).toEqual([
+        '10.0.0.2',
+      ]);
+      expect(second.headers.link).toContain('rel="first"');
 
       const other = sessions.find((s) => s.ipAddress === '10.0.0.2');
       const end = await ctx.app.inject({
@@ -705,8 +724,11 @@ describe.skipIf(!available)(`auth API (${TEST_DB_KIND})`, () => {
           ctx.database.db,
           user.id,
           new Date(ctx.clock.now()).toISOString(),
+          '',
+          { offset: 0, limit: 100 },
         );
-        expect(live).toHaveLength(MAX_LIVE_SESSIONS_PER_USER);
+        expect(live.total).toBe(MAX_LIVE_SESSIONS_PER_USER);
+        expect(live.rows).toHaveLength(MAX_LIVE_SESSIONS_PER_USER);
         for (const [i, token] of tokens.entries()) {
           const res = await me(token);
           if (i < 5) expect(res.json().code).toBe('SESSION_EXPIRED');
@@ -725,8 +747,11 @@ describe.skipIf(!available)(`auth API (${TEST_DB_KIND})`, () => {
           ctx.database.db,
           user.id,
           new Date(ctx.clock.now()).toISOString(),
+          '',
+          { offset: 0, limit: 100 },
         );
-        expect(live).toHaveLength(MAX_LIVE_SESSIONS_PER_USER);
+        expect(live.total).toBe(MAX_LIVE_SESSIONS_PER_USER);
+        expect(live.rows).toHaveLength(MAX_LIVE_SESSIONS_PER_USER);
       });
 
       it("does not end another user's sessions", async () => {
@@ -750,7 +775,7 @@ describe.skipIf(!available)(`auth API (${TEST_DB_KIND})`, () => {
         url: '/api/auth/sessions',
         headers: bearer(tv),
       });
-      const id = vs.json().sessions[0].id as string;
+      const id = vs.json().items[0].id as string;
       const res = await ctx.app.inject({
         method: 'DELETE',
         url: `/api/auth/sessions/${id}`,

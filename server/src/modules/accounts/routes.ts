@@ -17,6 +17,7 @@ import {
   ProfileUpdateResponseSchema,
   ProfileUpdateSchema,
   RevokeOthersResponseSchema,
+  SessionListQuerySchema,
   SessionListSchema,
   SignOutResultSchema,
 } from '@learning-hub/core';
@@ -48,6 +49,7 @@ import { releaseAttempt } from '../../platform/auth/throttle';
 import { setPasswordHash, toPublicUser } from '../../platform/auth/user-repository';
 import type { Db } from '../../platform/db';
 import type { RequestAuth } from '../../platform/http/access';
+import { pageWindow, sendPage } from '../../platform/paging';
 
 /** Limits of the browser's auth log (POST /api/auth/log). */
 export const CLIENT_REPORT_LIMITS = {
@@ -410,14 +412,21 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
         operationId: 'listOwnSessions',
         tags: ['auth'],
         summary: 'One’s own sessions',
+        querystring: SessionListQuerySchema,
         response: { 200: SessionListSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { user, session: current } = requireAuth(request);
-      const sessions = await listActiveSessions(db, user.id, iso());
-      return {
-        sessions: sessions.map((s) => ({
+      const { rows, total } = await listActiveSessions(
+        db,
+        user.id,
+        iso(),
+        current.id,
+        pageWindow(request.query),
+      );
+      return sendPage(request, reply, {
+        items: rows.map((s) => ({
           id: s.id,
           method: s.method,
           createdAt: s.createdAt,
@@ -427,7 +436,10 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
           userAgent: s.userAgent,
           current: s.id === current.id,
         })),
-      };
+        total,
+        page: request.query.page,
+        pageSize: request.query.pageSize,
+      });
     },
   );
 

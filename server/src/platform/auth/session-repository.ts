@@ -197,31 +197,47 @@ export async function touchSession(db: Db, sessionId: string, at: string): Promi
   await db.updateTable('sessions').set({ last_used_at: at }).where('id', '=', sessionId).execute();
 }
 
-/** Sessions of a user that are neither revoked nor expired at `now`, newest first. */
+/**
+ * One page of a user's sessions that are neither revoked nor expired at `now`: `current` (the
+ * session asking) first, then the last used first; and how many there are in all.
+ */
 export async function listActiveSessions(
   db: Db,
   userId: string,
   now: string,
-): Promise<SessionRecord[]> {
-  const rows = await db
+  current: string,
+  window: { offset: number; limit: number },
+): Promise<{ rows: SessionRecord[]; total: number }> {
+  const active = db
     .selectFrom('sessions')
-    .selectAll()
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
-    .orderBy('last_used_at', 'desc')
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    userId: r.user_id,
-    method: r.method as AuthMethod,
-    createdAt: r.created_at,
-    expiresAt: r.expires_at,
-    lastUsedAt: r.last_used_at,
-    revokedAt: r.revoked_at,
-    ipAddress: r.ip_address,
-    userAgent: r.user_agent,
-  }));
+    .where('expires_at', '>', now);
+  const [rows, count] = await Promise.all([
+    active
+      .selectAll()
+      .orderBy(sql`case when id = ${current} then 0 else 1 end`)
+      .orderBy('last_used_at', 'desc')
+      .orderBy('id')
+      .offset(window.offset)
+      .limit(window.limit)
+      .execute(),
+    active.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    total: Number(count.n),
+    rows: rows.map((r) => ({
+      id: r.id,
+      userId: r.user_id,
+      method: r.method as AuthMethod,
+      createdAt: r.created_at,
+      expiresAt: r.expires_at,
+      lastUsedAt: r.last_used_at,
+      revokedAt: r.revoked_at,
+      ipAddress: r.ip_address,
+      userAgent: r.user_agent,
+    })),
+  };
 }
 
 /** Revokes one of a user's sessions; false when the user has no such live session. */

@@ -103,7 +103,7 @@ describe('dev mode (spec §4: always authenticated as the developer admin)', () 
     const renamed = { ...developer, firstname: 'Dana' };
     const fetchMock = devServer();
     fetchMock.set({
-      'GET /api/auth/sessions': { body: { sessions: [] } },
+      'GET /api/auth/sessions': { body: { items: [], total: 0, page: 1, pageSize: 25 } },
       'PUT /api/auth/profile': { body: { user: renamed } },
     });
     const { user } = renderApp('/profile-settings');

@@ -10,7 +10,9 @@ import { buildUser } from '../../../test/fixtures';
 import { renderApp, signedInAs } from '../../../test/render-app';
 
 const student = buildUser(); // username "student", Sam Student
-const sessionRoutes = { 'GET /api/auth/sessions': { body: { sessions: [] } } };
+const sessionRoutes = {
+  'GET /api/auth/sessions': { body: { items: [], total: 0, page: 1, pageSize: 25 } },
+};
 
 /** jsdom has no workers: this one runs the real estimator on the page's thread. */
 class EstimatorWorker {

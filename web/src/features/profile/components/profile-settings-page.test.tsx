@@ -14,7 +14,11 @@ const sessions = [
     userAgent: 'Phone Browser',
   }),
 ];
-const sessionRoutes = { 'GET /api/auth/sessions': { body: { sessions } } };
+const sessionRoutes = {
+  'GET /api/auth/sessions': {
+    body: { items: sessions, total: sessions.length, page: 1, pageSize: 25 },
+  },
+};
 
 function storedUser() {
   return JSON.parse(window.localStorage.getItem(STORAGE_KEYS.session) ?? 'null')?.user;

@@ -15,7 +15,13 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { AUTH_METHOD_LABELS } from '../../../lib/auth/auth-method';
 import { formatDateTime } from '../../../lib/format';
-import { useEndOtherSessions, useEndSession, useSessions } from '../api/sessions-api';
+import { Pager } from '../../../components/pager';
+import {
+  SESSIONS_PAGE_SIZE,
+  useEndOtherSessions,
+  useEndSession,
+  useSessions,
+} from '../api/sessions-api';
 import { QueryState } from '../../../components/query-state';
 
 type Pending = { kind: 'one'; session: SessionInfo } | { kind: 'others' } | null;
@@ -26,11 +32,13 @@ function errorMessage(error: unknown): string {
 
 /** The signed-in user's sessions, with ending one or all others behind a confirmation. */
 export function SessionsTable() {
-  const sessions = useSessions();
+  const [page, setPage] = useState(1);
+  const sessions = useSessions(page);
   const endSession = useEndSession();
   const endOthers = useEndOtherSessions();
   const [pending, setPending] = useState<Pending>(null);
-  const others = sessions.data?.filter((s) => !s.current) ?? [];
+  // The one in use is always among them, so any more are others.
+  const others = Math.max(0, (sessions.data?.total ?? 0) - 1);
   const busy = endSession.isPending || endOthers.isPending;
 
   const confirm = async () => {
@@ -72,7 +80,7 @@ export function SessionsTable() {
           <Button
             variant="light"
             color="red"
-            disabled={others.length === 0 || busy}
+            disabled={others === 0 || busy}
             onClick={() => setPending({ kind: 'others' })}
           >
             End all other sessions
@@ -95,7 +103,7 @@ export function SessionsTable() {
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {sessions.data.map((session) => (
+                {sessions.data.items.map((session) => (
                   <Table.Tr key={session.id}>
                     <Table.Td>{AUTH_METHOD_LABELS[session.method]}</Table.Td>
                     <Table.Td>{formatDateTime(session.createdAt)}</Table.Td>
@@ -127,6 +135,15 @@ export function SessionsTable() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
+        )}
+        {sessions.data && (
+          <Pager
+            label="Sessions pages"
+            page={page}
+            total={sessions.data.total}
+            pageSize={SESSIONS_PAGE_SIZE}
+            onChange={setPage}
+          />
         )}
       </Stack>
       <Modal
