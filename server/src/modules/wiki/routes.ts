@@ -757,18 +757,26 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
   app.put(
     '/api/wiki/pages/:pageId/follow',
     {
-      config: { access: VIEW, responses: { 404: [M.notFound] } },
+      config: {
+        access: VIEW,
+        responses: {
+          201: createdAnswer('/api/wiki/pages/<id>/follow', 'Now following it.'),
+          404: [M.notFound],
+        },
+      },
       schema: {
         operationId: 'followWikiPage',
         tags: ['wiki'],
-        summary: 'Follow a page',
+        summary: 'Follow a page (201 when this starts it, 200 when one already did)',
         params: PageParamsSchema,
-        response: { 200: WikiFollowSchema },
+        response: { 200: WikiFollowSchema, 201: WikiFollowSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { page, viewer } = await visiblePage(request, request.params.pageId);
-      return pages.setFollowing(page, viewer.userId, true, now());
+      const { created, ...state } = await pages.setFollowing(page, viewer.userId, true, now());
+      if (created) reply.code(201).header('location', request.url);
+      return state;
     },
   );
 

@@ -469,11 +469,13 @@ describe.skipIf(!available)(`wiki pages (${TEST_DB_KIND})`, () => {
     // Following, and the list filter.
     const followUrl = `/api/wiki/pages/${target.id}/follow`;
     const followed = await call(ctx, p.sam, 'PUT', followUrl);
+    // A PUT that starts the following created it (201 with its URL); again, nothing changes.
+    expect(followed.statusCode).toBe(201);
+    expect(followed.headers.location).toBe(followUrl);
     expect(followed.json()).toEqual({ following: true, followerCount: 1 });
-    expect((await call(ctx, p.sam, 'PUT', followUrl)).json()).toEqual({
-      following: true,
-      followerCount: 1,
-    });
+    const again = await call(ctx, p.sam, 'PUT', followUrl);
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual({ following: true, followerCount: 1 });
     await call(ctx, p.kim, 'PUT', followUrl);
     expect((await page(p.sam, target.id)).following).toBe(true);
     expect((await list(p.sam, '?following=true')).items.map((x) => x.id)).toEqual([target.id]);

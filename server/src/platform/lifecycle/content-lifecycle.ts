@@ -221,25 +221,28 @@ export class ContentLifecycle<T extends LifecycleTarget> {
 
   /**
    * Follows (or stops following) a thing out of the trash (404 in it); answers who follows it
-   * now. Following twice, or stopping what one does not follow, changes nothing.
+   * now, and whether this call started the following (`created`: a PUT that creates answers
+   * 201). Following twice, or stopping what one does not follow, changes nothing.
    */
   async setFollowing(
     target: T,
     userId: string,
     following: boolean,
     now: number,
-  ): Promise<FollowState> {
+  ): Promise<FollowState & { created: boolean }> {
     const follows = this.followsOf();
     if (target.deletedAt !== null) throw new AppError('NOT_FOUND', this.messages.notFound);
     const db = this.deps.db;
     const at = new Date(now).toISOString();
     const { table, column } = follows;
+    let created = false;
     if (following) {
-      await followers(db)
+      const [inserted] = await followers(db)
         .insertInto(table)
         .values({ [column]: target.id, user_id: userId, created_at: at })
         .onConflict((oc) => oc.columns([column, 'user_id']).doNothing())
         .execute();
+      created = Number(inserted?.numInsertedOrUpdatedRows ?? 0) > 0;
     } else {
       await followers(db)
         .deleteFrom(table)
@@ -247,7 +250,7 @@ export class ContentLifecycle<T extends LifecycleTarget> {
         .where('user_id', '=', userId)
         .execute();
     }
-    return this.followState(target.id, userId);
+    return { ...(await this.followState(target.id, userId)), created };
   }
 
   /** Whether `userId` follows the thing, and how many do. */
