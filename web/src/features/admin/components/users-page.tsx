@@ -17,7 +17,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useCan } from '../../../lib/auth/use-can';
 import { displayName } from '../../../lib/format';
-import { useDepartmentChoices } from '../../departments/api/departments-api';
+import { DepartmentFilter } from '../../departments/components/department-filter';
 import { useRoles } from '../api/roles-api';
 import { USERS_PAGE_SIZE, useUserList } from '../api/users-api';
 import { CreateUserModal } from './create-user-modal';
@@ -45,7 +45,6 @@ export function UsersPage() {
   const update = filters.set;
 
   const roles = useRoles();
-  const departments = useDepartmentChoices();
   const users = useUserList({
     search: search || undefined,
     role: role ?? undefined,
@@ -91,12 +90,7 @@ export function UsersPage() {
               value={role}
               onChange={(value) => update({ role: value })}
             />
-            <Select
-              label="Department"
-              placeholder="Any department"
-              clearable
-              searchable
-              data={(departments.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
+            <DepartmentFilter
               value={department}
               onChange={(value) => update({ department: value })}
             />

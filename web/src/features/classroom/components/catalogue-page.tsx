@@ -18,7 +18,7 @@ import { CourseCard } from '../../../components/course-card';
 import { Pager } from '../../../components/pager';
 import { useCan } from '../../../lib/auth/use-can';
 import { CATALOGUE_PAGE_SIZE, useCatalogue } from '../api/courses-api';
-import { useDepartmentChoices } from '../../departments/api/departments-api';
+import { DepartmentFilter } from '../../departments/components/department-filter';
 import { useFilterParams, useTypedFilter } from '../../../lib/use-filter-params';
 
 import { QueryState } from '../../../components/query-state';
@@ -53,7 +53,6 @@ export function CataloguePage() {
   const mayCreate = CREATE_ROUTE ? can.route(CREATE_ROUTE).allowed : false;
   // GET /api/departments needs department.view somewhere; without it there is nothing to pick.
   const showDepartments = can.permission('department.view', { scope: 'any' });
-  const departments = useDepartmentChoices(showDepartments);
   const catalogue = useCatalogue({
     search: search || undefined,
     departmentId: departmentId ?? undefined,
@@ -102,12 +101,7 @@ export function CataloguePage() {
           {...typedSearch.field}
         />
         {showDepartments && (
-          <Select
-            label="Department"
-            placeholder="Any department"
-            clearable
-            searchable
-            data={(departments.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
+          <DepartmentFilter
             value={departmentId}
             onChange={(value) => filters.set({ department: value })}
           />

@@ -36,7 +36,7 @@ import { Pager } from '../../../components/pager';
 import { PhoneFilters } from '../../../components/phone-filters';
 import { useCan } from '../../../lib/auth/use-can';
 import { useCatalogue } from '../../classroom/api/courses-api';
-import { useDepartmentChoices } from '../../departments/api/departments-api';
+import { DepartmentFilter } from '../../departments/components/department-filter';
 import { formatBytes, formatDateTime, countText } from '../../../lib/format';
 import { useFilterParams, useTypedFilter } from '../../../lib/use-filter-params';
 import { LIBRARY_PAGE_SIZE, useLibraryCategories, useLibraryList } from '../api/library-api';
@@ -113,10 +113,6 @@ export function LibraryPage() {
   const data = list.data;
   const filtered = !!(search || kind || categoryId || tag || scope || mine);
   const can = useCan();
-  // GET /api/departments needs department.view somewhere; without it there is nothing to pick.
-  const departments = useDepartmentChoices(
-    scope === 'department' && can.permission('department.view', { scope: 'any' }),
-  );
   const courses = useCatalogue({ scope: 'mine', state: 'any', pageSize: 100 }, scope === 'course');
 
   // On a phone the filters wait behind one button (PhoneFilters).
@@ -239,12 +235,9 @@ export function LibraryPage() {
             onChange={(value) => filters.set({ scope: value, department: null, course: null })}
           />
           {scope === 'department' && (
-            <Select
-              label="Department"
-              placeholder="Any department"
-              clearable
-              searchable
-              data={(departments.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
+            <DepartmentFilter
+              // GET /api/departments needs department.view somewhere: else nothing to pick.
+              enabled={can.permission('department.view', { scope: 'any' })}
               value={departmentId}
               onChange={(value) => filters.set({ department: value })}
             />
