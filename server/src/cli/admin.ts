@@ -28,7 +28,6 @@ import {
   generateOneTimePassword,
   requireKnownRole,
   setAccountActive,
-  type AuditActor,
 } from '../platform/auth/account-management';
 import {
   hashPassword,
@@ -45,6 +44,7 @@ import {
 import { findOrCreateDepartment } from '../platform/auth/departments';
 import { ConfigError, loadConfig } from '../config';
 import { migrateToLatest, openDatabase, withoutThreads, type Db } from '../platform/db';
+import type { Actor } from '../platform/actor';
 
 class UsageError extends Error {}
 
@@ -90,7 +90,7 @@ function identityArg(schema: z.ZodType<string, string>, value: string): string {
 const OPERATOR = 'operator (command line)';
 
 /** The operator as the actor of audit entries. */
-const OPERATOR_ACTOR: AuditActor = { actorId: null, actorUsername: OPERATOR };
+const OPERATOR_ACTOR: Actor = { id: null, username: OPERATOR };
 
 /** The domain's refusals (unknown role, name taken, last admin) are usage errors here. */
 async function asUsage<T>(work: () => Promise<T>): Promise<T> {

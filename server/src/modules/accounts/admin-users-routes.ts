@@ -67,6 +67,8 @@ import {
 import { applyEnrolmentBlockRule } from '../courses/public';
 import type { Db } from '../../platform/db';
 import { createdAnswer } from '../../platform/http/openapi';
+import { actorOf } from '../../platform/http/access';
+import { auditedActor } from '../../platform/actor';
 import { pageWindow, sendPage, slicePage } from '../../platform/paging';
 
 const UserParams = z.object({ userId: z.string().min(1).max(200) });
@@ -94,33 +96,23 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
 ) => {
   const iso = () => new Date(now()).toISOString();
 
-  const actor = (request: FastifyRequest) => {
-    const user = request.auth?.user;
-    return { actorId: user?.id ?? null, actorUsername: user?.username ?? null };
-  };
   async function recordAccessAuditFor(
     trx: Db,
     request: FastifyRequest,
     user: UserRecord,
-    entry: Omit<AccessAuditInput, 'actorId' | 'actorUsername'>,
+    entry: Omit<AccessAuditInput, 'actorId' | 'actorUsername' | 'requestId'>,
   ) {
     await recordAccessAudit(trx, iso(), {
-      ...actor(request),
+      ...auditedActor(actorOf(request)),
       targetUserId: user.id,
       targetUsername: user.username,
-      requestId: request.id,
       ...entry,
     });
   }
 
   /** The shared assignment change's audit fields for a change of `user` in this request. */
   const changeOf = (request: FastifyRequest, user: UserRecord) => {
-    const { actorId, actorUsername } = actor(request);
-    return {
-      targetUsername: user.username,
-      actor: { id: actorId, username: actorUsername, requestId: request.id },
-      at: iso(),
-    };
+    return { targetUsername: user.username, actor: actorOf(request), at: iso() };
   };
 
   /** The signed-in user's permissions as loaded for this request's check. */
@@ -285,7 +277,7 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
           trx,
           user.id,
           permission,
-          actor(request).actorId,
+          actorOf(request).id,
           iso(),
         );
         if (added) {

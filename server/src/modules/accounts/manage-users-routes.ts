@@ -35,7 +35,6 @@ import {
   setAccountActive,
   updateAccount,
   usernameTaken,
-  type AuditActor,
 } from '../../platform/auth/account-management';
 import {
   countActiveAdmins,
@@ -44,7 +43,7 @@ import {
   type UserRecord,
 } from '../../platform/auth/user-repository';
 import type { Db } from '../../platform/db';
-import type { RequestAuth } from '../../platform/http/access';
+import { actorOf, type RequestAuth } from '../../platform/http/access';
 import { createdAnswer } from '../../platform/http/openapi';
 
 const UserParams = z.object({ userId: z.string().min(1).max(200) });
@@ -69,11 +68,6 @@ const manageUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
     if (!request.auth) throw new AppError('UNAUTHENTICATED', 'User not authenticated');
     return request.auth;
   }
-
-  const actorOf = (request: FastifyRequest): AuditActor => {
-    const { user } = authOf(request);
-    return { actorId: user.id, actorUsername: user.username, requestId: request.id };
-  };
 
   async function targetUser(userId: string): Promise<UserRecord> {
     const user = await findUserById(db, userId);

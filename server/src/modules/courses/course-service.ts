@@ -42,7 +42,7 @@ import {
   type CourseChanges,
   type CourseRecord,
 } from './course-repository';
-import type { Actor } from '../../platform/http/access';
+import type { SignedInActor } from '../../platform/actor';
 import {
   countLessons,
   insertAssignmentCopies,
@@ -144,7 +144,7 @@ async function checkCoverUpload(
  * Makes the creator of a course its course-instructor (no expiry), with the audit record, in the
  * caller's transaction.
  */
-async function makeInstructor(trx: Db, courseId: string, actor: Actor, at: string) {
+async function makeInstructor(trx: Db, courseId: string, actor: SignedInActor, at: string) {
   await upsertAssignment(trx, {
     userId: actor.id,
     context: courseContext(courseId),
@@ -174,7 +174,7 @@ export async function createCourseFor(
   input: {
     body: CourseCreate;
     user: Parameters<FileService['attach']>[0];
-    actor: Actor;
+    actor: SignedInActor;
     now: number;
   },
 ): Promise<CourseRecord> {
@@ -394,7 +394,7 @@ export async function deleteCourseFully(
   db: Db,
   files: FileService,
   areas: CourseContentSource,
-  input: { courseId: string; actor: Actor; now: number },
+  input: { courseId: string; actor: SignedInActor; now: number },
 ): Promise<void> {
   const at = new Date(input.now).toISOString();
   const fileIds = await courseFileIds(db, files, areas, input.courseId);
@@ -445,7 +445,7 @@ export async function copyCourseFor(
     code: string;
     title: string;
     user: Parameters<FileService['attach']>[0];
-    actor: Actor;
+    actor: SignedInActor;
     now: number;
   },
 ): Promise<CourseRecord> {

@@ -32,7 +32,7 @@ import {
   upsertAssignment,
 } from '../../platform/access/access-repository';
 import type { Db } from '../../platform/db';
-import type { Actor } from '../../platform/http/access';
+import type { SignedInActor } from '../../platform/actor';
 import { courseContext } from './course-access';
 import { countEnrolledExcept, lockCourse, type CourseRecord } from './course-repository';
 
@@ -191,7 +191,7 @@ export function selfEnrolDecision(
 const audit = (
   db: Db,
   at: string,
-  actor: Actor,
+  actor: SignedInActor,
   target: { id: string; username: string },
   courseId: string,
   action: string,
@@ -232,7 +232,7 @@ export async function enrolSelf(
     user: { id: string; username: string };
     permission: string | null;
     key?: string | undefined;
-    actor: Actor;
+    actor: SignedInActor;
     now: number;
   },
 ): Promise<{ enrolment: Enrolment; created: boolean }> {
@@ -287,7 +287,12 @@ export async function enrolSelf(
  */
 export async function unenrolSelf(
   db: Db,
-  input: { courseId: string; user: { id: string; username: string }; actor: Actor; now: number },
+  input: {
+    courseId: string;
+    user: { id: string; username: string };
+    actor: SignedInActor;
+    now: number;
+  },
 ): Promise<boolean> {
   const { courseId, user, now } = input;
   const at = new Date(now).toISOString();
@@ -324,7 +329,7 @@ export async function setParticipant(
   db: Db,
   input: {
     courseId: string;
-    actor: Actor;
+    actor: SignedInActor;
     actorSubject: AccessSubject;
     target: { id: string; username: string };
     roles: CourseRole[];
@@ -392,7 +397,7 @@ export async function removeParticipant(
   db: Db,
   input: {
     courseId: string;
-    actor: Actor;
+    actor: SignedInActor;
     actorSubject: AccessSubject;
     target: { id: string; username: string };
     registry: RoleRegistry;

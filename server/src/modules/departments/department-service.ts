@@ -29,7 +29,7 @@ import {
 import { displayName } from '../../platform/auth/display-name';
 import type { Db } from '../../platform/db';
 import { updateAtRevision } from '../../platform/db/revision';
-import type { Actor } from '../../platform/http/access';
+import type { SignedInActor } from '../../platform/actor';
 import { sanitizeRichText } from '../../platform/rich-text/sanitize';
 import { mayAdminister } from './department-access';
 import {
@@ -190,7 +190,7 @@ async function openForChanges(trx: Db, departmentId: string): Promise<Department
 export async function setMember(
   deps: DepartmentDeps,
   user: UserRecord,
-  actor: Actor,
+  actor: SignedInActor,
   departmentId: string,
   input: {
     userId: string;
@@ -263,7 +263,7 @@ export async function setMember(
 export async function removeMember(
   deps: DepartmentDeps,
   user: UserRecord,
-  actor: Actor,
+  actor: SignedInActor,
   departmentId: string,
   userId: string,
 ): Promise<void> {

@@ -21,14 +21,7 @@ import {
   upsertAssignment,
   type AccessTarget,
 } from './access-repository';
-
-/** Who makes the change, as the audit trail names them. */
-export interface AccessChangeActor {
-  id: string | null;
-  username: string | null;
-  /** The request that made it (the audit row's `request_id`). */
-  requestId?: string | null;
-}
+import { auditedActor, type Actor } from '../actor';
 
 /** The user a change is for, as read under the lock of their row. */
 export type LockedTarget = AccessTarget & { id: string };
@@ -47,7 +40,7 @@ export type AssignmentJudge = (
 interface ChangeBase {
   /** The target's username, for the audit row. */
   targetUsername: string;
-  actor: AccessChangeActor;
+  actor: Actor;
   /** ISO instant of the audit row. */
   at: string;
   judge?: AssignmentJudge;
@@ -89,12 +82,10 @@ export async function replaceContextAssignment(
   await change.afterWrite?.(trx, previous);
   await recordAccessAudit(trx, change.at, {
     action: previous ? 'assignment.replace' : 'assignment.create',
-    actorId: change.actor.id,
-    actorUsername: change.actor.username,
+    ...auditedActor(change.actor),
     targetUserId: assignment.userId,
     targetUsername: change.targetUsername,
     context: contextKey(assignment.context),
-    requestId: change.actor.requestId ?? null,
     details: {
       ...summary(assignment),
       ...(previous ? { previous: summary(previous) } : {}),
@@ -122,12 +113,10 @@ export async function removeContextAssignment(
   await change.afterWrite?.(trx, previous);
   await recordAccessAudit(trx, change.at, {
     action: 'assignment.remove',
-    actorId: change.actor.id,
-    actorUsername: change.actor.username,
+    ...auditedActor(change.actor),
     targetUserId: userId,
     targetUsername: change.targetUsername,
     context: contextKey(context),
-    requestId: change.actor.requestId ?? null,
     details: summary(previous),
   });
   return previous;

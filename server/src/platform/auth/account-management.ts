@@ -32,13 +32,7 @@ import {
   type UserRecord,
 } from './user-repository';
 import { findDepartment } from './departments';
-
-/** Who made a change, as the audit trail names them. */
-export interface AuditActor {
-  actorId: string | null;
-  actorUsername: string | null;
-  requestId?: string | null;
-}
+import { auditedActor, type Actor } from '../actor';
 
 /** Letters and digits that cannot be mistaken for one another when read off a screen. */
 const ONE_TIME_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
@@ -98,7 +92,7 @@ export interface CreatedAccount {
 export async function createLocalAccount(
   db: Db,
   input: NewLocalAccount,
-  actor: AuditActor,
+  actor: Actor,
   at: string,
 ): Promise<CreatedAccount> {
   await requireKnownRole(db, input.role);
@@ -124,7 +118,7 @@ export async function createLocalAccount(
         at,
       );
       await recordAccessAudit(trx, at, {
-        ...actor,
+        ...auditedActor(actor),
         action: 'user.create',
         targetUserId: created.id,
         targetUsername: created.username,
@@ -223,7 +217,7 @@ export async function updateAccount(
   db: Db,
   user: UserRecord,
   changes: AccountChanges,
-  actor: AuditActor,
+  actor: Actor,
   at: string,
 ): Promise<UserRecord> {
   const current: Required<AccountChanges> = {
@@ -255,7 +249,7 @@ export async function updateAccount(
   await db.transaction().execute(async (trx) => {
     await updateAccountFields(trx, user.id, set, at);
     await recordAccessAudit(trx, at, {
-      ...actor,
+      ...auditedActor(actor),
       action: 'user.update',
       targetUserId: user.id,
       targetUsername: user.username,
@@ -343,11 +337,11 @@ export async function setAccountActive(
   db: Db,
   user: UserRecord,
   active: boolean,
-  actor: AuditActor,
+  actor: Actor,
   at: string,
 ): Promise<ActiveChange> {
   if (!active) {
-    if (actor.actorId !== null && actor.actorId === user.id) {
+    if (actor.id !== null && actor.id === user.id) {
       throw new AppError('CONFLICT', DEACTIVATION_REFUSALS.self);
     }
     if (user.authMethod === 'disabled')
@@ -363,7 +357,7 @@ export async function setAccountActive(
     if (!(await setActiveIf(trx, user.id, active, at))) return { changed: false, endedSessions: 0 };
     const endedSessions = active ? 0 : await revokeUserSessions(trx, user.id, at, 'deactivated');
     await recordAccessAudit(trx, at, {
-      ...actor,
+      ...auditedActor(actor),
       action: active ? 'user.reactivate' : 'user.deactivate',
       targetUserId: user.id,
       targetUsername: user.username,

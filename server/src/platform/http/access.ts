@@ -27,6 +27,7 @@ import type { UserRecord } from '../auth/user-repository';
 import type { SignedQuery, UrlSigner } from '../storage/signed-urls';
 import type { AccessService } from '../access/access-service';
 import { getRolesVersion as currentRolesVersion } from '../access/access-repository';
+import type { SignedInActor } from '../actor';
 
 /** What a route declares about who may call it. */
 export type RouteAccess =
@@ -130,19 +131,8 @@ export function currentUser(request: FastifyRequest): UserRecord {
   return user;
 }
 
-/**
- * The actor (docs/architecture.md, "Glossary"): the person who makes a change, as the audit and
- * the change's record store them.
- */
-export interface Actor {
-  id: string;
-  username: string;
-  /** The request that made the change (the audit row's `request_id`). */
-  requestId: string;
-}
-
-/** The signed-in user of a request as the actor of the change it makes. */
-export function actorOf(request: FastifyRequest): Actor {
+/** The signed-in user of a request as the actor of the change it makes (platform/actor.ts). */
+export function actorOf(request: FastifyRequest): SignedInActor {
   const user = currentUser(request);
   return { id: user.id, username: user.username, requestId: request.id };
 }
