@@ -42,6 +42,7 @@ import { referencedFileIds, sanitizeRichText } from '../../platform/rich-text/sa
 import type { FileRecord } from '../../platform/storage/file-repository';
 import { createdAnswer } from '../../platform/http/openapi';
 import { sendPage, slicePage } from '../../platform/paging';
+import { mayReleaseGrades } from './assignment-access';
 import {
   ASSIGNMENT_FILE_CAP,
   accessTo,
@@ -153,8 +154,7 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
       grader ? toGradeCounts(db, course.id, id) : null,
       grader ? countGrades(db, course.id, id) : null,
     ]);
-    const canReleaseGrades =
-      access.canLearn && course.state !== 'archived' && access.can('assignment.edit');
+    const canReleaseGrades = mayReleaseGrades({ access, archived: course.state === 'archived' });
     return (assignment: AssignmentRecord) => ({
       mine: mine ? (mine.get(assignment.id) ?? NO_WORK) : null,
       toGrade: toGrade ? (toGrade.get(assignment.id) ?? 0) : null,

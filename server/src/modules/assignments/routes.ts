@@ -7,7 +7,16 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { UserRecord } from '../../platform/auth/user-repository';
 import { findAssignment, findCourseGate, type AssignmentRecord } from './assignment-repository';
 import { findSubmission } from './submission-repository';
-import { courseAccess, type CourseAccess } from '../courses/public';
+import { courseAccess } from '../courses/public';
+import {
+  mayAttachFeedback,
+  mayAttachInstructions,
+  mayAttachToSubmission,
+  mayReadGrade,
+  mayReadInstructions,
+  mayReadSubmission,
+  type AssignmentGate,
+} from './assignment-access';
 import type { Db } from '../../platform/db';
 import { registerAssignmentRoutes } from './assignments-routes';
 import { registerGradeRoutes } from './grades-routes';
@@ -16,12 +25,12 @@ import { GRADE_OWNER, gradeOwnerOf, type AssignmentsOptions } from './shared';
 
 const assignmentsRoutes: FastifyPluginAsync<AssignmentsOptions> = async (app, options) => {
   /** The user's access to the course of an assignment, judged now; null when either is gone. */
-  async function accessVia(
+  async function gateOf(
     db: Db,
     user: UserRecord,
     assignment: AssignmentRecord | null,
     at: number,
-  ): Promise<{ access: CourseAccess; archived: boolean } | null> {
+  ): Promise<AssignmentGate | null> {
     if (!assignment) return null;
     const course = await findCourseGate(db, assignment.courseId);
     if (!course) return null;
@@ -31,58 +40,50 @@ const assignmentsRoutes: FastifyPluginAsync<AssignmentsOptions> = async (app, op
     };
   }
 
-  // Instruction files: the course's participants read them; those who build assignments attach.
+  // The rules are the area's policy (assignment-access.ts); these only find the records.
   app.files.registerFileOwner('assignment', {
-    canRead: async (user, id, ctx) =>
-      (await accessVia(ctx.db, user, await findAssignment(ctx.db, id), ctx.now()))?.access
-        .canLearn ?? false,
+    canRead: async (user, id, ctx) => {
+      const gate = await gateOf(ctx.db, user, await findAssignment(ctx.db, id), ctx.now());
+      return gate !== null && mayReadInstructions(gate);
+    },
     canAttach: async (user, id, ctx) => {
-      const found = await accessVia(ctx.db, user, await findAssignment(ctx.db, id), ctx.now());
-      if (!found || found.archived || !found.access.canLearn) return false;
-      return found.access.can('assignment.edit') || found.access.can('assignment.create');
+      const gate = await gateOf(ctx.db, user, await findAssignment(ctx.db, id), ctx.now());
+      return gate !== null && mayAttachInstructions(gate);
     },
   });
 
-  // Submission files: the learner themself, and graders once the work is handed in.
   app.files.registerFileOwner('submission', {
     canRead: async (user, id, ctx) => {
       const submission = await findSubmission(ctx.db, id);
       if (!submission) return false;
-      const found = await accessVia(
-        ctx.db,
-        user,
-        await findAssignment(ctx.db, submission.assignmentId),
-        ctx.now(),
-      );
-      if (!found?.access.canLearn) return false;
-      if (submission.userId === user.id) return true;
-      return submission.status === 'submitted' && found.access.can('assignment.view_submissions');
+      const assignment = await findAssignment(ctx.db, submission.assignmentId);
+      const gate = await gateOf(ctx.db, user, assignment, ctx.now());
+      return gate !== null && mayReadSubmission(gate, user.id, submission);
     },
     canAttach: async (user, id, ctx) => {
       const submission = await findSubmission(ctx.db, id);
-      return submission !== null && submission.userId === user.id && submission.status === 'draft';
+      return submission !== null && mayAttachToSubmission(user.id, submission);
     },
   });
 
   // Feedback pictures (owner id `<assignment id>:<learner id>`, the grade in force and its
-  // history): whoever may see every grade of the course, and the learner once grades are released.
+  // history).
   app.files.registerFileOwner(GRADE_OWNER, {
     canRead: async (user, id, ctx) => {
       const { assignmentId, learnerId } = gradeOwnerOf(id);
       const assignment = await findAssignment(ctx.db, assignmentId);
-      const found = await accessVia(ctx.db, user, assignment, ctx.now());
-      if (!assignment || !found?.access.canLearn) return false;
-      if (found.access.can('grade.view_all')) return true;
-      return (
-        learnerId === user.id && assignment.gradesReleased && found.access.can('grade.view_own')
-      );
+      const gate = await gateOf(ctx.db, user, assignment, ctx.now());
+      return !!assignment && gate !== null && mayReadGrade(gate, user.id, learnerId, assignment);
     },
     canAttach: async (user, id, ctx) => {
       const { assignmentId } = gradeOwnerOf(id);
-      const assignment = await findAssignment(ctx.db, assignmentId);
-      const found = await accessVia(ctx.db, user, assignment, ctx.now());
-      if (!found || found.archived || !found.access.canLearn) return false;
-      return found.access.can('assignment.grade') || found.access.can('grade.edit');
+      const gate = await gateOf(
+        ctx.db,
+        user,
+        await findAssignment(ctx.db, assignmentId),
+        ctx.now(),
+      );
+      return gate !== null && mayAttachFeedback(gate);
     },
   });
 
