@@ -16,12 +16,15 @@ await Promise.all([
   import('../components/lazy-select-impl'),
 ]);
 
-// jsdom lacks these browser APIs, which Mantine uses.
+// jsdom lacks these browser APIs, which Mantine uses. The user asks for reduced motion, as the
+// browser tests do (e2e/playwright.config.ts): the theme respects it, so modals, menus and
+// choices open and close at once instead of after a transition each test would wait for. Every
+// other query (the phone breakpoints) does not match: a desktop-sized screen.
 Object.defineProperty(window, 'matchMedia', {
   writable: true,
   configurable: true,
   value: (query: string): MediaQueryList => ({
-    matches: false,
+    matches: /prefers-reduced-motion:\s*reduce/.test(query),
     media: query,
     onchange: null,
     addListener: () => undefined,
