@@ -7,7 +7,7 @@
  *
  *     <FormStack onSubmit={submit}>
  *       <TextInput label="Name" … />
- *       <FormActions submitLabel="Rename" busy={update.isPending} error={update.error} onCancel={onClose} />
+ *       <FormActions submitLabel="Rename" mutation={update} onCancel={onClose} />
  *     </FormStack>
  *
  * `FormModal` renders its body only while it is open, so a form starts again from its first
@@ -99,14 +99,16 @@ export function FailedSave({
 export interface FormActionsProps {
   /** The submit button's label ("Save", "Add member"). */
   submitLabel: string;
+  /** The save's mutation: `busy` while it is pending, and its error (unless `error` is given). */
+  mutation?: { isPending: boolean; error: unknown };
   /** The save is under way: the button shows it is loading. */
   busy?: boolean;
   disabled?: boolean;
   /** Red submit button for removals. */
   danger?: boolean;
   /**
-   * The failed save (nothing when null): a mutation's error (ErrorAlert, with the API's code) or
-   * a message to show as it is.
+   * The failed save, instead of the mutation's (nothing when null): an error (ErrorAlert, with the
+   * API's code) or a message to show as it is.
    */
   error?: unknown;
   /** For a form that sends a revision: a stale save's alert offers Reload (stale-edit.tsx). */
@@ -119,10 +121,11 @@ export interface FormActionsProps {
 /** A dialog's footer: the failed save, then Cancel and the submit button. */
 export function FormActions({
   submitLabel,
-  busy = false,
+  mutation,
+  busy = mutation?.isPending ?? false,
   disabled,
   danger = false,
-  error,
+  error = mutation?.error,
   onReload,
   onCancel,
   onConfirm,

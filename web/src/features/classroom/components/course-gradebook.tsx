@@ -278,12 +278,7 @@ function OverrideModal({
           onChange={(v) => setPoints(typeof v === 'number' ? v : '')}
           data-autofocus
         />
-        <FormActions
-          submitLabel="Save override"
-          busy={override.isPending}
-          error={override.error}
-          onCancel={onClose}
-        />
+        <FormActions submitLabel="Save override" mutation={override} onCancel={onClose} />
       </FormStack>
     </FormModal>
   );

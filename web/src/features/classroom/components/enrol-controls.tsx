@@ -121,9 +121,8 @@ export function EnrolControls({ course }: { course: CourseDetail }) {
           />
           <FormActions
             submitLabel="Enrol"
-            busy={enrol.isPending}
+            mutation={enrol}
             disabled={key.trim() === ''}
-            error={enrol.error}
             onCancel={() => setKeyOpen(false)}
           />
         </FormStack>

@@ -194,9 +194,8 @@ function AddPeopleModal({
         <RolesAndEnd roles={roles} onRoles={setRoles} endDate={endDate} onEndDate={setEndDate} />
         <FormActions
           submitLabel="Add to course"
-          busy={save.isPending}
+          mutation={save}
           disabled={!chosen || roles.length === 0}
-          error={save.error}
           onCancel={close}
         />
       </FormStack>
@@ -236,9 +235,8 @@ function EditParticipantModal({
         <RolesAndEnd roles={roles} onRoles={setRoles} endDate={endDate} onEndDate={setEndDate} />
         <FormActions
           submitLabel="Save"
-          busy={save.isPending}
+          mutation={save}
           disabled={roles.length === 0}
-          error={save.error}
           onCancel={onClose}
         />
       </FormStack>

@@ -326,12 +326,7 @@ function CopyModal({
             error={errors.title}
             onChange={(e) => setTitle(e.currentTarget.value)}
           />
-          <FormActions
-            submitLabel="Copy course"
-            busy={copy.isPending}
-            error={copy.error}
-            onCancel={onClose}
-          />
+          <FormActions submitLabel="Copy course" mutation={copy} onCancel={onClose} />
         </Stack>
       </form>
     </FormModal>

@@ -67,7 +67,7 @@ function CreateForm({ onClose }: { onClose(): void }) {
       />
       <FormActions
         submitLabel="Create department"
-        busy={create.isPending}
+        mutation={create}
         error={create.isError && !conflict ? create.error.message : null}
         onCancel={onClose}
       />

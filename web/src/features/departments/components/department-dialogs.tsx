@@ -90,13 +90,7 @@ function DescriptionForm({ department, onClose, onReload }: FormProps) {
         error={error}
         minHeight="10rem"
       />
-      <FormActions
-        submitLabel="Save"
-        busy={update.isPending}
-        error={update.error}
-        onReload={onReload}
-        onCancel={onClose}
-      />
+      <FormActions submitLabel="Save" mutation={update} onReload={onReload} onCancel={onClose} />
     </FormStack>
   );
 }
@@ -157,7 +151,7 @@ function RenameForm({ department, onClose, onReload }: FormProps) {
       />
       <FormActions
         submitLabel="Rename"
-        busy={update.isPending}
+        mutation={update}
         error={conflict ? null : update.error}
         onReload={onReload}
         onCancel={onClose}

@@ -198,13 +198,7 @@ function AddMemberForm({ department, onClose }: { department: DepartmentDetail; 
         </Stack>
       )}
       <RoleAndEnd role={role} onRole={setRole} endDate={endDate} onEndDate={setEndDate} />
-      <FormActions
-        submitLabel="Add member"
-        busy={add.isPending}
-        disabled={!chosen}
-        error={add.error}
-        onCancel={onClose}
-      />
+      <FormActions submitLabel="Add member" mutation={add} disabled={!chosen} onCancel={onClose} />
     </FormStack>
   );
 }
@@ -247,12 +241,7 @@ export function EditMemberDialog({
           </Text>
         )}
         <RoleAndEnd role={role} onRole={setRole} endDate={endDate} onEndDate={setEndDate} />
-        <FormActions
-          submitLabel="Save"
-          busy={update.isPending}
-          error={update.error}
-          onCancel={onClose}
-        />
+        <FormActions submitLabel="Save" mutation={update} onCancel={onClose} />
       </FormStack>
     </FormModal>
   );

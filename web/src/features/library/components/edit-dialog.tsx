@@ -128,13 +128,7 @@ function EditForm({
         onChange={setDescriptionHtml}
         minHeight="8rem"
       />
-      <FormActions
-        submitLabel="Save"
-        busy={update.isPending}
-        error={update.error}
-        onReload={onReload}
-        onCancel={onClose}
-      />
+      <FormActions submitLabel="Save" mutation={update} onReload={onReload} onCancel={onClose} />
     </FormStack>
   );
 }

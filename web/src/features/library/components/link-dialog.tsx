@@ -91,12 +91,7 @@ function LinkForm({ onClose }: { onClose(): void }) {
         onChange={setDescriptionHtml}
         minHeight="6rem"
       />
-      <FormActions
-        submitLabel="Add link"
-        busy={create.isPending}
-        error={create.error}
-        onCancel={onClose}
-      />
+      <FormActions submitLabel="Add link" mutation={create} onCancel={onClose} />
     </FormStack>
   );
 }

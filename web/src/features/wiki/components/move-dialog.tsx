@@ -103,7 +103,7 @@ function MoveForm({ page, onClose }: { page: WikiPage; onClose(): void }) {
         disabled={tree.isPending}
         onChange={(value) => setPlace(value)}
       />
-      <FormActions submitLabel="Move" busy={move.isPending} error={move.error} onCancel={onClose} />
+      <FormActions submitLabel="Move" mutation={move} onCancel={onClose} />
     </FormStack>
   );
 }
