@@ -1,23 +1,12 @@
 import { COURSE_ROLE_IDS, type CourseDetail, type CourseRole } from '@learning-hub/core';
-import {
-  Badge,
-  Button,
-  Checkbox,
-  Group,
-  Loader,
-  Progress,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  UnstyledButton,
-} from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Progress, Stack, Table, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconSearch, IconUserPlus } from '@tabler/icons-react';
+import { IconUserPlus } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { ConfirmModal } from '../../../components/confirm-modal';
+import { PersonPicker } from '../../../components/person-picker';
 import { DateField } from '../../../components/date-field';
 import { FormActions, FormModal, FormStack } from '../../../components/form-modal';
 import { displayName } from '../../../lib/format';
@@ -29,7 +18,7 @@ import {
   useSetParticipant,
   type Candidate,
 } from '../api/courses-api';
-import { QueryState, ErrorAlert } from '../../../components/query-state';
+import { QueryState } from '../../../components/query-state';
 
 interface Person {
   id: string;
@@ -135,62 +124,19 @@ function AddPeopleModal({
   return (
     <FormModal opened={opened} onClose={close} title="Add people" centered size="lg">
       <FormStack onSubmit={submit}>
-        {chosen ? (
-          <Group justify="space-between" wrap="nowrap">
-            <Text>
-              {`Adding ${displayName(chosen)} `}
-              <Text span c="dimmed">{`(${chosen.username})`}</Text>
-            </Text>
-            <Button variant="subtle" size="xs" onClick={() => setChosen(null)}>
-              Choose someone else
-            </Button>
-          </Group>
-        ) : (
-          <Stack gap="xs">
-            <TextInput
-              label="Search people"
-              placeholder="Name or username"
-              leftSection={<IconSearch size={16} aria-hidden="true" />}
-              value={search}
-              onChange={(event) => setSearch(event.currentTarget.value)}
-              data-autofocus
-            />
-            {candidates.isError && <ErrorAlert error={candidates.error} />}
-            {candidates.isPending && <Loader size="xs" aria-label="Searching" />}
-            {candidates.data && candidates.data.length === 0 && (
-              <Text size="sm" c="dimmed">
-                Nobody found who is not in the course already.
-              </Text>
-            )}
-            {candidates.data && candidates.data.length > 0 && (
-              <Stack
-                component="ul"
-                gap={2}
-                aria-label="People found"
-                style={{ listStyle: 'none', padding: 0, margin: 0 }}
-              >
-                {candidates.data.map((person) => (
-                  <li key={person.id}>
-                    <UnstyledButton
-                      onClick={() => setChosen(person)}
-                      p="xs"
-                      w="100%"
-                      style={{ borderRadius: 'var(--mantine-radius-sm)' }}
-                      aria-label={`Choose ${displayName(person)} (${person.username})`}
-                    >
-                      <Text size="sm">
-                        {displayName(person)}{' '}
-                        <Text span c="dimmed" size="sm">
-                          {person.username}
-                        </Text>
-                      </Text>
-                    </UnstyledButton>
-                  </li>
-                ))}
-              </Stack>
-            )}
-          </Stack>
-        )}
+        <PersonPicker
+          search={search}
+          onSearch={setSearch}
+          chosen={chosen}
+          onChoose={setChosen}
+          results={{
+            searching: candidates.isPending,
+            error: candidates.error,
+            people: candidates.data,
+          }}
+          nameOf={displayName}
+          nobody="Nobody found who is not in the course already."
+        />
         <RolesAndEnd roles={roles} onRoles={setRoles} endDate={endDate} onEndDate={setEndDate} />
         <FormActions
           submitLabel="Add to course"

@@ -8,24 +8,14 @@ import type {
   DepartmentDetail,
   DepartmentMember,
 } from '@learning-hub/core';
-import {
-  Badge,
-  Button,
-  Group,
-  Loader,
-  Radio,
-  Stack,
-  Text,
-  TextInput,
-  UnstyledButton,
-} from '@mantine/core';
+import { Badge, Group, Radio, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconSearch } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { ConfirmModal } from '../../../components/confirm-modal';
+import { PersonPicker } from '../../../components/person-picker';
 import { FormActions, FormModal, FormStack } from '../../../components/form-modal';
 import { DateField } from '../../../components/date-field';
 import {
@@ -37,7 +27,6 @@ import {
 } from '../api/departments-api';
 import { dayOf, endOfDayIso } from './department-format';
 import { displayName } from '../../../lib/format';
-import { ErrorAlert } from '../../../components/query-state';
 
 type Candidate = z.infer<typeof DepartmentCandidateListSchema>['items'][number];
 
@@ -109,7 +98,6 @@ function AddMemberForm({ department, onClose }: { department: DepartmentDetail; 
   const [endDate, setEndDate] = useState<string | null>(null);
   const candidates = useCandidates(department.id, chosen ? '' : debounced);
   const add = useAddMember(department.id);
-  const people = candidates.data ?? [];
 
   function submit() {
     if (!chosen) return;
@@ -129,74 +117,30 @@ function AddMemberForm({ department, onClose }: { department: DepartmentDetail; 
 
   return (
     <FormStack onSubmit={submit}>
-      {chosen ? (
-        <Group justify="space-between" wrap="wrap" gap="xs">
-          <Text>
-            {`Adding ${chosen.name} `}
-            <Text span c="dimmed">{`(${chosen.username})`}</Text>
-          </Text>
-          <Button variant="subtle" size="xs" onClick={() => setChosen(null)}>
-            Choose someone else
-          </Button>
-        </Group>
-      ) : (
-        <Stack gap="xs">
-          <TextInput
-            label="Search people"
-            placeholder="Name or username"
-            leftSection={<IconSearch size={16} aria-hidden />}
-            value={search}
-            onChange={(event) => setSearch(event.currentTarget.value)}
-            data-autofocus
-          />
-          {candidates.isError && <ErrorAlert error={candidates.error} />}
-          {debounced !== '' && candidates.isPending && <Loader size="xs" aria-label="Searching" />}
-          {debounced !== '' && candidates.isSuccess && people.length === 0 && (
-            <Text size="sm" c="dimmed">
-              Nobody found by that name.
-            </Text>
-          )}
-          {debounced !== '' && people.length > 0 && (
-            <Stack
-              component="ul"
-              gap={2}
-              aria-label="People found"
-              style={{ listStyle: 'none', padding: 0, margin: 0 }}
-            >
-              {people.map((person) => (
-                <li key={person.id}>
-                  <UnstyledButton
-                    onClick={() => setChosen(person)}
-                    p="xs"
-                    w="100%"
-                    style={{ borderRadius: 'var(--mantine-radius-sm)' }}
-                    aria-label={`Choose ${person.name} (${person.username})${person.member ? ', already a member' : ''}`}
-                  >
-                    <Group justify="space-between" wrap="wrap" gap={4}>
-                      <div>
-                        <Text size="sm">
-                          {person.name}{' '}
-                          <Text span c="dimmed" size="sm">
-                            {person.username}
-                          </Text>
-                        </Text>
-                        <Text size="xs" c="dimmed">
-                          {person.departmentName ?? 'No department'}
-                        </Text>
-                      </div>
-                      {person.member && (
-                        <Badge variant="light" color="gray" tt="none">
-                          Already a member
-                        </Badge>
-                      )}
-                    </Group>
-                  </UnstyledButton>
-                </li>
-              ))}
-            </Stack>
-          )}
-        </Stack>
-      )}
+      <PersonPicker
+        search={search}
+        onSearch={setSearch}
+        chosen={chosen}
+        onChoose={setChosen}
+        results={{
+          searching: debounced !== '' && candidates.isPending,
+          error: candidates.error,
+          people: debounced !== '' && candidates.isSuccess ? candidates.data : undefined,
+        }}
+        nameOf={(person) => person.name}
+        nobody="Nobody found by that name."
+        labelOf={(person) =>
+          `Choose ${person.name} (${person.username})${person.member ? ', already a member' : ''}`
+        }
+        detailOf={(person) => person.departmentName ?? 'No department'}
+        markOf={(person) =>
+          person.member && (
+            <Badge variant="light" color="gray" tt="none">
+              Already a member
+            </Badge>
+          )
+        }
+      />
       <RoleAndEnd role={role} onRole={setRole} endDate={endDate} onEndDate={setEndDate} />
       <FormActions submitLabel="Add member" mutation={add} disabled={!chosen} onCancel={onClose} />
     </FormStack>
