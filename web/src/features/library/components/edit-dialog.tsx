@@ -15,17 +15,12 @@ import {
   ItemFields,
   scopeOf,
   tagsError,
-  type ItemFieldErrors,
+  type ItemFormErrors,
   type ItemFieldValues,
 } from './item-fields';
 import { contractErrors } from '../../../lib/form-errors';
 import { FormActions, FormModal, FormStack } from '../../../components/form-modal';
 import { useReloadable } from '../../../components/stale-edit';
-
-interface Errors extends ItemFieldErrors {
-  title?: string | undefined;
-  url?: string | undefined;
-}
 
 export function EditDialog({
   item,
@@ -67,7 +62,7 @@ function EditForm({
   const [url, setUrl] = useState(item.url ?? '');
   const [descriptionHtml, setDescriptionHtml] = useState(item.descriptionHtml);
   const [fields, setFields] = useState<ItemFieldValues>(() => fieldsOf(item));
-  const [errors, setErrors] = useState<Errors>({});
+  const [errors, setErrors] = useState<ItemFormErrors>({});
 
   function submit() {
     const scope = scopeOf(fields);
@@ -81,7 +76,7 @@ function EditForm({
       revision: item.revision,
     };
     const found = contractErrors(LibraryItemUpdateSchema, body);
-    const next: Errors = {
+    const next: ItemFormErrors = {
       title: found.title,
       url: found.url,
       scope: typeof scope === 'string' ? scope : undefined,

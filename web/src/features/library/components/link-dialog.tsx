@@ -10,17 +10,12 @@ import {
   ItemFields,
   scopeOf,
   tagsError,
-  type ItemFieldErrors,
+  type ItemFormErrors,
   type ItemFieldValues,
 } from './item-fields';
 import { contractErrors } from '../../../lib/form-errors';
 import { href } from '../../../lib/links';
 import { FormActions, FormModal, FormStack } from '../../../components/form-modal';
-
-interface Errors extends ItemFieldErrors {
-  title?: string | undefined;
-  url?: string | undefined;
-}
 
 export function LinkDialog({ opened, onClose }: { opened: boolean; onClose(): void }) {
   return (
@@ -37,7 +32,7 @@ function LinkForm({ onClose }: { onClose(): void }) {
   const [url, setUrl] = useState('');
   const [descriptionHtml, setDescriptionHtml] = useState('');
   const [fields, setFields] = useState<ItemFieldValues>(EMPTY_FIELDS);
-  const [errors, setErrors] = useState<Errors>({});
+  const [errors, setErrors] = useState<ItemFormErrors>({});
 
   function submit() {
     const scope = scopeOf(fields);
@@ -50,7 +45,7 @@ function LinkForm({ onClose }: { onClose(): void }) {
       scope: typeof scope === 'string' ? { type: 'everyone' as const } : scope,
     };
     const found = contractErrors(LibraryItemCreateSchema, body);
-    const next: Errors = {
+    const next: ItemFormErrors = {
       title: found.title,
       url: url.trim() === '' ? 'Enter the web address' : found.url,
       scope: typeof scope === 'string' ? scope : undefined,
