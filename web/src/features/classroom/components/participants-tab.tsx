@@ -3,11 +3,10 @@ import { Badge, Button, Checkbox, Group, Progress, Stack, Table, Text } from '@m
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconUserPlus } from '@tabler/icons-react';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { PersonPicker } from '../../../components/person-picker';
-import { DateField } from '../../../components/date-field';
+import { dayOf, endOfDayIso, EndDateField } from '../../../components/date-field';
 import { FormActions, FormModal, FormStack } from '../../../components/form-modal';
 import { displayName } from '../../../lib/format';
 import { courseRoleLabel, formatDate } from '../course-format';
@@ -25,15 +24,6 @@ interface Person {
   username: string;
   firstname: string;
   lastname: string;
-}
-
-/** A picked end date (YYYY-MM-DD) as the end of that day in the user's time zone; null for none. */
-export function endOfDayIso(date: string | null): string | null {
-  return date ? dayjs(date).endOf('day').toISOString() : null;
-}
-
-function isoToDateValue(iso: string | null): string | null {
-  return iso ? dayjs(iso).format('YYYY-MM-DD') : null;
 }
 
 /** Roles (course-student, -assistant, -instructor) and an optional end date. */
@@ -62,17 +52,11 @@ function RolesAndEnd({
           ))}
         </Group>
       </Checkbox.Group>
-      <DateField
-        label="End date"
-        clearLabel="Clear the end date"
+      <EndDateField
         description="Optional: the roles end after this day."
         placeholder="No end"
-        clearable
-        valueFormat="D MMM YYYY"
         value={endDate}
         onChange={onEndDate}
-        minDate={dayjs().format('YYYY-MM-DD')}
-        popoverProps={{ withinPortal: true }}
       />
     </>
   );
@@ -166,7 +150,7 @@ function EditParticipantModal({
   const [roles, setRoles] = useState<CourseRole[]>(
     member.roles.filter((r): r is CourseRole => (COURSE_ROLE_IDS as readonly string[]).includes(r)),
   );
-  const [endDate, setEndDate] = useState<string | null>(isoToDateValue(member.expiresAt));
+  const [endDate, setEndDate] = useState<string | null>(dayOf(member.expiresAt));
   const save = useSetParticipant(course.id);
   return (
     <FormModal opened onClose={onClose} title={`Roles of ${displayName(member)}`} centered>

@@ -11,13 +11,12 @@ import type {
 import { Badge, Group, Radio, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { PersonPicker } from '../../../components/person-picker';
 import { FormActions, FormModal, FormStack } from '../../../components/form-modal';
-import { DateField } from '../../../components/date-field';
+import { dayOf, endOfDayIso, EndDateField } from '../../../components/date-field';
 import {
   useAddMember,
   useCandidates,
@@ -25,7 +24,6 @@ import {
   useUpdateMember,
   type DepartmentRole,
 } from '../api/departments-api';
-import { dayOf, endOfDayIso } from './department-format';
 import { displayName } from '../../../lib/format';
 
 type Candidate = z.infer<typeof DepartmentCandidateListSchema>['items'][number];
@@ -58,17 +56,11 @@ function RoleAndEnd({
           <Radio value="department-manager" label="Manager" />
         </Group>
       </Radio.Group>
-      <DateField
-        label="End date"
-        clearLabel="Clear the end date"
+      <EndDateField
         description="Optional: the role ends after this day."
         placeholder="No end date"
-        clearable
-        valueFormat="D MMM YYYY"
         value={endDate}
         onChange={onEndDate}
-        minDate={dayjs().format('YYYY-MM-DD')}
-        popoverProps={{ withinPortal: true }}
       />
     </>
   );
