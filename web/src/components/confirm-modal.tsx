@@ -8,6 +8,8 @@ export interface ConfirmModalProps {
   title: string;
   children: ReactNode;
   confirmLabel: string;
+  /** "Cancel" by default. */
+  cancelLabel?: string;
   /** Red confirm button for removals. */
   danger?: boolean;
   busy?: boolean;
@@ -26,6 +28,7 @@ export function ConfirmModal({
   title,
   children,
   confirmLabel,
+  cancelLabel,
   danger = false,
   busy = false,
   error,
@@ -48,6 +51,7 @@ export function ConfirmModal({
           busy={busy}
           error={error}
           onCancel={onClose}
+          cancelLabel={cancelLabel}
           onConfirm={onConfirm}
         />
       </Stack>

@@ -114,6 +114,8 @@ export interface FormActionsProps {
   /** For a form that sends a revision: a stale save's alert offers Reload (stale-edit.tsx). */
   onReload?: (() => Promise<unknown>) | undefined;
   onCancel(): void;
+  /** "Cancel" by default ("Stay on this page"). */
+  cancelLabel?: string;
   /** Without it the button submits the form around it; with it (a confirmation) it is clicked. */
   onConfirm?: (() => void) | undefined;
 }
@@ -128,6 +130,7 @@ export function FormActions({
   error = mutation?.error,
   onReload,
   onCancel,
+  cancelLabel = 'Cancel',
   onConfirm,
 }: FormActionsProps) {
   return (
@@ -135,7 +138,7 @@ export function FormActions({
       <FailedSave error={error} onReload={onReload} />
       <Group justify="flex-end">
         <Button variant="default" onClick={onCancel}>
-          Cancel
+          {cancelLabel}
         </Button>
         <Button
           type={onConfirm ? 'button' : 'submit'}
