@@ -5,6 +5,7 @@
  */
 import { DateInput, type DateInputProps } from '@mantine/dates';
 import '@mantine/dates/styles.css';
+import dayjs from 'dayjs';
 
 /** Names of the calendar's controls (Mantine leaves them unnamed). */
 export const CALENDAR_LABELS = {
@@ -28,4 +29,45 @@ export function DateField({ clearLabel, ...props }: DateInputProps & { clearLabe
       {...props}
     />
   );
+}
+
+/**
+ * The optional end date of a role given in a dialog (a department's members, a course's
+ * participants): a day from today on; `endOfDayIso` sends it, `dayOf` fills it from the API.
+ */
+export function EndDateField({
+  value,
+  onChange,
+  description,
+  placeholder,
+}: {
+  value: string | null;
+  onChange(day: string | null): void;
+  description: string;
+  placeholder: string;
+}) {
+  return (
+    <DateField
+      label="End date"
+      clearLabel="Clear the end date"
+      description={description}
+      placeholder={placeholder}
+      clearable
+      valueFormat="D MMM YYYY"
+      value={value}
+      onChange={onChange}
+      minDate={dayjs().format('YYYY-MM-DD')}
+      popoverProps={{ withinPortal: true }}
+    />
+  );
+}
+
+/** A picked day (YYYY-MM-DD) as the end of that day in the user's time zone; null for none. */
+export function endOfDayIso(day: string | null): string | null {
+  return day ? dayjs(day).endOf('day').toISOString() : null;
+}
+
+/** The day (YYYY-MM-DD) an instant falls on where the user is; null for none. */
+export function dayOf(iso: string | null): string | null {
+  return iso ? dayjs(iso).format('YYYY-MM-DD') : null;
 }

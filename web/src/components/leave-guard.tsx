@@ -2,7 +2,7 @@
  * The one leave guard: warns before leaving a form (another page, or closing the tab) while
  * something is not saved (the wiki's editors, the course creator).
  */
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { ConfirmModal } from './confirm-modal';
 import { useCallback, useEffect, useRef } from 'react';
 import { useBlocker } from 'react-router';
 
@@ -42,25 +42,17 @@ export function useLeaveGuard(dirty: boolean) {
   }, []);
 
   const dialog = (
-    <Modal
+    <ConfirmModal
       opened={blocker.state === 'blocked'}
-      onClose={() => blocker.reset?.()}
       title="Leave without saving?"
-      centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      confirmLabel="Leave"
+      cancelLabel="Stay on this page"
+      danger
+      onClose={() => blocker.reset?.()}
+      onConfirm={() => blocker.proceed?.()}
     >
-      <Stack gap="md">
-        <Text size="sm">Some changes are not saved yet. If you leave now, they are lost.</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => blocker.reset?.()}>
-            Stay on this page
-          </Button>
-          <Button color="red.9" onClick={() => blocker.proceed?.()}>
-            Leave
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+      Some changes are not saved yet. If you leave now, they are lost.
+    </ConfirmModal>
   );
   return { dialog, release };
 }

@@ -4,12 +4,13 @@
  * title no page has yet is offered as a link to a new page (`newPageHref`), which the wiki
  * resolves when it is followed.
  */
-import { Alert, Button, Group, Loader, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { RichTextEditor as MantineRte } from '@mantine/tiptap';
 import { IconFileSymlink, IconPlus } from '@tabler/icons-react';
 import type { Editor } from '@tiptap/react';
 import { useEffect, useState } from 'react';
+import { FormModal, FormStack } from '../form-modal';
 import type { PageLinkOption, PageLinkSource } from './rich-text-editor';
 
 /** Links the selection to `href`, or inserts `text` linked to it where the cursor is. */
@@ -78,78 +79,75 @@ function PageLinkDialog({
       : null;
 
   return (
-    <Modal opened={opened} onClose={onClose} title="Link to page">
-      <form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
+    <FormModal opened={opened} onClose={onClose} title="Link to page">
+      <FormStack
+        gap="sm"
+        onSubmit={() => {
           const first = options[0];
           if (first) onPick(first.href, first.title);
           else if (newHref) onPick(newHref, title);
         }}
       >
-        <Stack gap="sm">
-          <TextInput
-            label="Page title"
-            description="Type part of a page's title, then choose the page."
-            value={text}
-            data-autofocus
-            onChange={(event) => setText(event.currentTarget.value)}
-            rightSection={loading ? <Loader size="xs" aria-label="Searching" /> : null}
-          />
-          {failed && (
-            <Alert color="red" role="alert">
-              {failed}
-            </Alert>
-          )}
-          {current && !failed && options.length === 0 && !newHref && (
-            <Text size="sm" c="dimmed">
-              No page has a title like this.
-            </Text>
-          )}
-          {options.length > 0 && (
-            <Stack component="ul" gap={4} aria-label="Matching pages" p={0} m={0}>
-              {options.map((option) => (
-                <li key={option.href} style={{ listStyle: 'none' }}>
-                  <Button
-                    variant="subtle"
-                    fullWidth
-                    justify="flex-start"
-                    h="auto"
-                    py={6}
-                    styles={{ label: { whiteSpace: 'normal', textAlign: 'left' } }}
-                    onClick={() => onPick(option.href, option.title)}
-                  >
-                    <span>
-                      {option.title}
-                      {option.detail && (
-                        <Text component="span" size="xs" c="dimmed">
-                          {` · ${option.detail}`}
-                        </Text>
-                      )}
-                    </span>
-                  </Button>
-                </li>
-              ))}
-            </Stack>
-          )}
-          {newHref && (
-            <Group>
-              <Button
-                variant="light"
-                leftSection={<IconPlus size={16} aria-hidden />}
-                styles={{ label: { whiteSpace: 'normal' } }}
-                h="auto"
-                py={6}
-                onClick={() => onPick(newHref, title)}
-              >
-                {`Link to new page “${title}”`}
-              </Button>
-            </Group>
-          )}
-        </Stack>
-      </form>
-    </Modal>
+        <TextInput
+          label="Page title"
+          description="Type part of a page's title, then choose the page."
+          value={text}
+          data-autofocus
+          onChange={(event) => setText(event.currentTarget.value)}
+          rightSection={loading ? <Loader size="xs" aria-label="Searching" /> : null}
+        />
+        {failed && (
+          <Alert color="red" role="alert">
+            {failed}
+          </Alert>
+        )}
+        {current && !failed && options.length === 0 && !newHref && (
+          <Text size="sm" c="dimmed">
+            No page has a title like this.
+          </Text>
+        )}
+        {options.length > 0 && (
+          <Stack component="ul" gap={4} aria-label="Matching pages" p={0} m={0}>
+            {options.map((option) => (
+              <li key={option.href} style={{ listStyle: 'none' }}>
+                <Button
+                  variant="subtle"
+                  fullWidth
+                  justify="flex-start"
+                  h="auto"
+                  py={6}
+                  styles={{ label: { whiteSpace: 'normal', textAlign: 'left' } }}
+                  onClick={() => onPick(option.href, option.title)}
+                >
+                  <span>
+                    {option.title}
+                    {option.detail && (
+                      <Text component="span" size="xs" c="dimmed">
+                        {` · ${option.detail}`}
+                      </Text>
+                    )}
+                  </span>
+                </Button>
+              </li>
+            ))}
+          </Stack>
+        )}
+        {newHref && (
+          <Group>
+            <Button
+              variant="light"
+              leftSection={<IconPlus size={16} aria-hidden />}
+              styles={{ label: { whiteSpace: 'normal' } }}
+              h="auto"
+              py={6}
+              onClick={() => onPick(newHref, title)}
+            >
+              {`Link to new page “${title}”`}
+            </Button>
+          </Group>
+        )}
+      </FormStack>
+    </FormModal>
   );
 }
 

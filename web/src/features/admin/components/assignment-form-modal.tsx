@@ -11,11 +11,8 @@ import {
 } from '@learning-hub/core';
 import {
   Alert,
-  Button,
   Checkbox,
-  Group,
   Input,
-  Modal,
   MultiSelect,
   SegmentedControl,
   Select,
@@ -24,6 +21,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
+import { FormActions, FormModal, FormStack } from '../../../components/form-modal';
 import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
@@ -116,7 +114,7 @@ export function AssignmentFormModal(props: AssignmentFormModalProps) {
   // A fresh form (and so fresh values) each time the dialog opens for an assignment.
   const formKey = props.opened ? (props.initial?.contextKey ?? 'new') : 'closed';
   return (
-    <Modal
+    <FormModal
       opened={props.opened}
       onClose={props.onClose}
       title={
@@ -126,10 +124,9 @@ export function AssignmentFormModal(props: AssignmentFormModalProps) {
       }
       size="lg"
       centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
     >
-      {props.opened && <AssignmentForm key={formKey} {...props} />}
-    </Modal>
+      {<AssignmentForm key={formKey} {...props} />}
+    </FormModal>
   );
 }
 
@@ -230,138 +227,133 @@ function AssignmentForm({
   );
 
   return (
-    <form onSubmit={form.onSubmit((v) => void submit(v))} noValidate>
-      <Stack gap="md">
-        {serverError && (
-          <Alert color="red" role="alert" title="Not saved">
-            {serverError}
-          </Alert>
-        )}
-        {fixedContext ? (
-          <TextInput
-            label="Context"
-            value={`${initial?.contextLabel ?? ''} (${initial?.contextKey ?? ''})`}
-            readOnly
-            variant="filled"
-          />
-        ) : (
-          <>
-            <Stack gap={4}>
-              <Input.Label id="context-type-label">Context type</Input.Label>
-              <SegmentedControl
-                aria-labelledby="context-type-label"
-                orientation={narrow ? 'vertical' : 'horizontal'}
-                data={[
-                  { value: 'course', label: 'A course' },
-                  { value: 'department', label: 'A department' },
-                  { value: 'custom', label: 'Custom context' },
-                ]}
-                {...form.getInputProps('contextType')}
-                onChange={(next) => {
-                  const nextType = next as PickableType;
-                  form.setFieldValue('contextType', nextType);
-                  const allowed = new Set<string>(rolesFor(nextType));
-                  form.setFieldValue(
-                    'roles',
-                    form.getValues().roles.filter((r) => allowed.has(r)),
-                  );
-                }}
-              />
-            </Stack>
-            {values.contextType === 'course' && (
-              <CourseSelect
-                label="Course"
-                placeholder="Search courses"
-                withAsterisk
-                value={values.courseId}
-                onChange={(id) => form.setFieldValue('courseId', id)}
-                error={form.errors.courseId}
-              />
-            )}
-            {values.contextType === 'department' && (
-              <Select
-                label="Department"
-                placeholder="Choose a department"
-                withAsterisk
-                searchable
-                data={(departments.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
-                {...form.getInputProps('departmentId')}
-              />
-            )}
-            {values.contextType === 'custom' && (
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextInput
-                  label="Context type"
-                  placeholder="e.g. region"
-                  withAsterisk
-                  {...form.getInputProps('customType')}
-                />
-                <TextInput
-                  label="Context id"
-                  placeholder="e.g. north"
-                  withAsterisk
-                  {...form.getInputProps('customId')}
-                />
-              </SimpleGrid>
-            )}
-          </>
-        )}
-        {replaces && (
-          <Alert color="yellow" variant="light">
-            {`${userName} already has an assignment in ${replaces.contextLabel}; saving replaces it.`}
-          </Alert>
-        )}
-        {roleChoices.length > 0 ? (
-          <Checkbox.Group
-            label="Context roles"
-            description={`Roles held only in this ${type}.`}
-            {...form.getInputProps('roles')}
-          >
-            <Stack gap="xs" mt="xs">
-              {roleChoices.map((id) => (
-                <Checkbox
-                  key={id}
-                  value={id}
-                  label={CONTEXT_ROLES[id].displayName}
-                  description={CONTEXT_ROLES[id].description}
-                />
-              ))}
-            </Stack>
-          </Checkbox.Group>
-        ) : (
-          <Text size="sm" c="dimmed">
-            {rolesFor(type).length > 0
-              ? `You cannot give any ${type} role here; give permissions directly.`
-              : 'Context roles are held in a course or a department; give permissions directly here.'}
-            {form.errors.roles ? ` ${form.errors.roles}.` : ''}
-          </Text>
-        )}
-        <MultiSelect
-          label="Direct permissions in this context"
-          placeholder="Search the catalogue"
-          searchable
-          clearable
-          data={permissionOptions({ exclude: notGivable })}
-          renderOption={({ option }) => <PermissionOptionRow option={option} />}
-          maxDropdownHeight={280}
-          nothingFoundMessage="No such permission"
-          {...form.getInputProps('directPermissions')}
-        />
+    <FormStack onSubmit={form.onSubmit((v) => void submit(v))}>
+      {serverError && (
+        <Alert color="red" role="alert" title="Not saved">
+          {serverError}
+        </Alert>
+      )}
+      {fixedContext ? (
         <TextInput
-          type="datetime-local"
-          label="Expires"
-          description="Optional. After this moment the assignment is ignored. Leave empty for no expiry."
-          {...form.getInputProps('expiresAt')}
+          label="Context"
+          value={`${initial?.contextLabel ?? ''} (${initial?.contextKey ?? ''})`}
+          readOnly
+          variant="filled"
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {editing ? 'Save assignment' : 'Assign'}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      ) : (
+        <>
+          <Stack gap={4}>
+            <Input.Label id="context-type-label">Context type</Input.Label>
+            <SegmentedControl
+              aria-labelledby="context-type-label"
+              orientation={narrow ? 'vertical' : 'horizontal'}
+              data={[
+                { value: 'course', label: 'A course' },
+                { value: 'department', label: 'A department' },
+                { value: 'custom', label: 'Custom context' },
+              ]}
+              {...form.getInputProps('contextType')}
+              onChange={(next) => {
+                const nextType = next as PickableType;
+                form.setFieldValue('contextType', nextType);
+                const allowed = new Set<string>(rolesFor(nextType));
+                form.setFieldValue(
+                  'roles',
+                  form.getValues().roles.filter((r) => allowed.has(r)),
+                );
+              }}
+            />
+          </Stack>
+          {values.contextType === 'course' && (
+            <CourseSelect
+              label="Course"
+              placeholder="Search courses"
+              withAsterisk
+              value={values.courseId}
+              onChange={(id) => form.setFieldValue('courseId', id)}
+              error={form.errors.courseId}
+            />
+          )}
+          {values.contextType === 'department' && (
+            <Select
+              label="Department"
+              placeholder="Choose a department"
+              withAsterisk
+              searchable
+              data={(departments.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
+              {...form.getInputProps('departmentId')}
+            />
+          )}
+          {values.contextType === 'custom' && (
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <TextInput
+                label="Context type"
+                placeholder="e.g. region"
+                withAsterisk
+                {...form.getInputProps('customType')}
+              />
+              <TextInput
+                label="Context id"
+                placeholder="e.g. north"
+                withAsterisk
+                {...form.getInputProps('customId')}
+              />
+            </SimpleGrid>
+          )}
+        </>
+      )}
+      {replaces && (
+        <Alert color="yellow" variant="light">
+          {`${userName} already has an assignment in ${replaces.contextLabel}; saving replaces it.`}
+        </Alert>
+      )}
+      {roleChoices.length > 0 ? (
+        <Checkbox.Group
+          label="Context roles"
+          description={`Roles held only in this ${type}.`}
+          {...form.getInputProps('roles')}
+        >
+          <Stack gap="xs" mt="xs">
+            {roleChoices.map((id) => (
+              <Checkbox
+                key={id}
+                value={id}
+                label={CONTEXT_ROLES[id].displayName}
+                description={CONTEXT_ROLES[id].description}
+              />
+            ))}
+          </Stack>
+        </Checkbox.Group>
+      ) : (
+        <Text size="sm" c="dimmed">
+          {rolesFor(type).length > 0
+            ? `You cannot give any ${type} role here; give permissions directly.`
+            : 'Context roles are held in a course or a department; give permissions directly here.'}
+          {form.errors.roles ? ` ${form.errors.roles}.` : ''}
+        </Text>
+      )}
+      <MultiSelect
+        label="Direct permissions in this context"
+        placeholder="Search the catalogue"
+        searchable
+        clearable
+        data={permissionOptions({ exclude: notGivable })}
+        renderOption={({ option }) => <PermissionOptionRow option={option} />}
+        maxDropdownHeight={280}
+        nothingFoundMessage="No such permission"
+        {...form.getInputProps('directPermissions')}
+      />
+      <TextInput
+        type="datetime-local"
+        label="Expires"
+        description="Optional. After this moment the assignment is ignored. Leave empty for no expiry."
+        {...form.getInputProps('expiresAt')}
+      />
+      <FormActions
+        submitLabel={editing ? 'Save assignment' : 'Assign'}
+        busy={save.isPending}
+        onCancel={onClose}
+      />
+    </FormStack>
   );
 }

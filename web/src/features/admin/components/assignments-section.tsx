@@ -17,7 +17,7 @@ import { useAssignments, useRemoveAssignment } from '../api/users-api';
 import { notifyError, notifySuccess } from '../utils/notify';
 import { contextRoleName } from '../utils/roles';
 import { AssignmentFormModal } from './assignment-form-modal';
-import { ConfirmModal } from '../../../components/confirm-modal';
+import { ConfirmModal, useConfirmation } from '../../../components/confirm-modal';
 import { useGrantRules } from './use-grant-rules';
 import { QueryState } from '../../../components/query-state';
 
@@ -54,23 +54,19 @@ export function AssignmentsSection({ user }: { user: AdminUser }) {
   const assignments = useAssignments(user.id);
   const remove = useRemoveAssignment(user.id);
   const [editing, setEditing] = useState<Editing>(null);
-  const [removing, setRemoving] = useState<AssignmentView | null>(null);
   const name = displayName(user);
-
-  const confirmRemove = async () => {
-    if (!removing) return;
+  // A failed removal is said in a notification: the dialog closes either way.
+  const removing = useConfirmation(async (assignment: AssignmentView) => {
     try {
-      await remove.mutateAsync(removing.contextKey);
+      await remove.mutateAsync(assignment.contextKey);
       notifySuccess(
         'Assignment removed',
-        `${name} no longer has access in ${removing.contextLabel}.`,
+        `${name} no longer has access in ${assignment.contextLabel}.`,
       );
     } catch (error) {
       notifyError('Could not remove the assignment', error);
-    } finally {
-      setRemoving(null);
     }
-  };
+  });
 
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="assignments-heading">
@@ -171,7 +167,7 @@ export function AssignmentsSection({ user }: { user: AdminUser }) {
                             variant="default"
                             color="red"
                             aria-label={`Remove assignment in ${a.contextLabel}`}
-                            onClick={() => setRemoving(a)}
+                            onClick={() => removing.ask(a)}
                           >
                             Remove
                           </Button>
@@ -195,15 +191,12 @@ export function AssignmentsSection({ user }: { user: AdminUser }) {
         rules={rules}
       />
       <ConfirmModal
-        opened={removing !== null}
+        {...removing.props}
         title="Remove this assignment?"
         confirmLabel="Remove"
         danger
-        busy={remove.isPending}
-        onConfirm={() => void confirmRemove()}
-        onClose={() => setRemoving(null)}
       >
-        {`${name} will lose the roles and permissions held in ${removing?.contextLabel ?? ''} (${removing?.contextKey ?? ''}).`}
+        {`${name} will lose the roles and permissions held in ${removing.thing?.contextLabel ?? ''} (${removing.thing?.contextKey ?? ''}).`}
       </ConfirmModal>
     </Paper>
   );

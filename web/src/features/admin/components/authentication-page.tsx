@@ -24,9 +24,9 @@ import {
   useToggleMethod,
   type SwitchableMethod,
 } from '../api/auth-settings-api';
-import { errorMessage, notifyError, notifySuccess } from '../utils/notify';
+import { notifyError, notifySuccess } from '../utils/notify';
 import { PROVIDER_METHOD_LABELS } from '../utils/provider-form';
-import { ConfirmModal } from '../../../components/confirm-modal';
+import { ConfirmModal, useConfirmation } from '../../../components/confirm-modal';
 import { ConnectionTestModal } from './connection-test-modal';
 import { ProviderFormModal } from './provider-form-modal';
 import { QueryState } from '../../../components/query-state';
@@ -127,25 +127,11 @@ function ProvidersSection({ settings }: { settings: AuthSettings }) {
   const remove = useDeleteProvider();
   const [editing, setEditing] = useState<Editing>(null);
   const [testing, setTesting] = useState<ProviderView | null>(null);
-  const [deleting, setDeleting] = useState<ProviderView | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const deleting = useConfirmation(async (provider: ProviderView) => {
+    await remove.mutateAsync(provider.id);
+    notifySuccess('Provider deleted', `${provider.label} was deleted.`);
+  });
   const providers = settings.providers;
-
-  const closeDelete = () => {
-    setDeleting(null);
-    setDeleteError(null);
-  };
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    setDeleteError(null);
-    try {
-      await remove.mutateAsync(deleting.id);
-      notifySuccess('Provider deleted', `${deleting.label} was deleted.`);
-      closeDelete();
-    } catch (error) {
-      setDeleteError(errorMessage(error));
-    }
-  };
 
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="auth-providers-heading">
@@ -251,7 +237,7 @@ function ProvidersSection({ settings }: { settings: AuthSettings }) {
                           size="xs"
                           variant="default"
                           aria-label={`Delete ${provider.label}`}
-                          onClick={() => setDeleting(provider)}
+                          onClick={() => deleting.ask(provider)}
                         >
                           Delete
                         </Button>
@@ -273,16 +259,12 @@ function ProvidersSection({ settings }: { settings: AuthSettings }) {
       />
       <ConnectionTestModal provider={testing} onClose={() => setTesting(null)} />
       <ConfirmModal
-        opened={deleting !== null}
-        title={`Delete ${deleting?.label ?? 'provider'}?`}
+        {...deleting.props}
+        title={`Delete ${deleting.thing?.label ?? 'provider'}?`}
         confirmLabel="Delete provider"
         danger
-        busy={remove.isPending}
-        error={deleteError}
-        onConfirm={() => void confirmDelete()}
-        onClose={closeDelete}
       >
-        {`The provider ${deleting?.id ?? ''} and its stored secrets will be deleted. People who signed in with it keep their accounts but cannot sign in with it any more.`}
+        {`The provider ${deleting.thing?.id ?? ''} and its stored secrets will be deleted. People who signed in with it keep their accounts but cannot sign in with it any more.`}
       </ConfirmModal>
     </Paper>
   );

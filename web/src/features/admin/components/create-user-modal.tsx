@@ -5,17 +5,8 @@ import {
   UserCreateSchema,
   type UserCreated,
 } from '@learning-hub/core';
-import {
-  Alert,
-  Button,
-  Group,
-  Modal,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { FormActions, FormModal, FormStack } from '../../../components/form-modal';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -71,21 +62,19 @@ export function CreateUserModal({ opened, onClose }: { opened: boolean; onClose(
     onClose();
   };
   return (
-    <Modal
+    <FormModal
       opened={opened}
       onClose={close}
       title={created ? 'User created' : 'Create a user'}
       size="lg"
       centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
     >
-      {opened &&
-        (created ? (
-          <OneTimePassword created={created} onDone={close} />
-        ) : (
-          <CreateUserForm onCancel={close} onCreated={setCreated} />
-        ))}
-    </Modal>
+      {created ? (
+        <OneTimePassword created={created} onDone={close} />
+      ) : (
+        <CreateUserForm onCancel={close} onCreated={setCreated} />
+      )}
+    </FormModal>
   );
 }
 
@@ -129,56 +118,47 @@ function CreateUserForm({
   };
 
   return (
-    <form onSubmit={form.onSubmit((v) => void submit(v))} noValidate>
-      <Stack gap="md">
-        <Text size="sm" c="dimmed">
-          A local account that signs in with a username and password. A one-time password is made
-          for it and shown once.
-        </Text>
-        {serverError && (
-          <Alert color="red" role="alert" title="Not created">
-            {serverError}
-          </Alert>
-        )}
-        <TextInput
-          label="Username"
-          description="Letters, digits and . _ - @; unique, whatever the case."
-          autoComplete="off"
-          withAsterisk
-          {...form.getInputProps('username')}
+    <FormStack onSubmit={form.onSubmit((v) => void submit(v))}>
+      <Text size="sm" c="dimmed">
+        A local account that signs in with a username and password. A one-time password is made for
+        it and shown once.
+      </Text>
+      {serverError && (
+        <Alert color="red" role="alert" title="Not created">
+          {serverError}
+        </Alert>
+      )}
+      <TextInput
+        label="Username"
+        description="Letters, digits and . _ - @; unique, whatever the case."
+        autoComplete="off"
+        withAsterisk
+        {...form.getInputProps('username')}
+      />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TextInput label="First name" withAsterisk {...form.getInputProps('firstname')} />
+        <TextInput label="Last name" withAsterisk {...form.getInputProps('lastname')} />
+      </SimpleGrid>
+      <TextInput label="Email" type="email" {...form.getInputProps('email')} />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <Select
+          label="Department"
+          placeholder="No department"
+          clearable
+          searchable
+          data={(departments.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
+          {...form.getInputProps('departmentId')}
         />
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput label="First name" withAsterisk {...form.getInputProps('firstname')} />
-          <TextInput label="Last name" withAsterisk {...form.getInputProps('lastname')} />
-        </SimpleGrid>
-        <TextInput label="Email" type="email" {...form.getInputProps('email')} />
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <Select
-            label="Department"
-            placeholder="No department"
-            clearable
-            searchable
-            data={(departments.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
-            {...form.getInputProps('departmentId')}
-          />
-          <Select
-            label="Role"
-            allowDeselect={false}
-            data={options}
-            disabled={roles.isPending}
-            {...form.getInputProps('role')}
-          />
-        </SimpleGrid>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            Create user
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+        <Select
+          label="Role"
+          allowDeselect={false}
+          data={options}
+          disabled={roles.isPending}
+          {...form.getInputProps('role')}
+        />
+      </SimpleGrid>
+      <FormActions submitLabel="Create user" busy={create.isPending} onCancel={onCancel} />
+    </FormStack>
   );
 }
 

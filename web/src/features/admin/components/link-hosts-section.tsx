@@ -11,6 +11,7 @@ import { useSaveSystemSettings, useSystemSettings } from '../api/system-api';
 import { errorMessage, notifySuccess } from '../utils/notify';
 import { errorMessages } from '../../../lib/form-errors';
 import { ErrorAlert } from '../../../components/query-state';
+import { FormStack } from '../../../components/form-modal';
 
 /** The lines of the field as the list of hosts (blank lines left out). */
 export function hostsOf(text: string): string[] {
@@ -46,36 +47,28 @@ function LinkHostsForm({ settings }: { settings: SystemSettings }) {
   }
 
   return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        submit();
-      }}
-    >
-      <Stack gap="sm">
-        <Textarea
-          label="Allowed internal link hosts"
-          description="Library links may not go to this server, its network or other internal addresses (loopback, private, link-local, localhost). Hosts listed here are allowed anyway: one host name or IP address per line; *.corp.example allows every name under corp.example."
-          autosize
-          minRows={3}
-          value={text}
-          onChange={(event) => setText(event.currentTarget.value)}
-          error={error}
-        />
-        {save.isError && <ErrorAlert error={save.error} />}
-        <Group justify="space-between">
-          <Text size="xs" c="dimmed">
-            {settings.updatedAt
-              ? `Last changed ${formatDateTime(settings.updatedAt)}${settings.updatedBy ? ` by ${settings.updatedBy}` : ''}`
-              : 'Never changed'}
-          </Text>
-          <Button type="submit" loading={save.isPending}>
-            Save
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <FormStack onSubmit={submit} gap="sm">
+      <Textarea
+        label="Allowed internal link hosts"
+        description="Library links may not go to this server, its network or other internal addresses (loopback, private, link-local, localhost). Hosts listed here are allowed anyway: one host name or IP address per line; *.corp.example allows every name under corp.example."
+        autosize
+        minRows={3}
+        value={text}
+        onChange={(event) => setText(event.currentTarget.value)}
+        error={error}
+      />
+      {save.isError && <ErrorAlert error={save.error} />}
+      <Group justify="space-between">
+        <Text size="xs" c="dimmed">
+          {settings.updatedAt
+            ? `Last changed ${formatDateTime(settings.updatedAt)}${settings.updatedBy ? ` by ${settings.updatedBy}` : ''}`
+            : 'Never changed'}
+        </Text>
+        <Button type="submit" loading={save.isPending}>
+          Save
+        </Button>
+      </Group>
+    </FormStack>
   );
 }
 

@@ -5,7 +5,6 @@ import {
   Button,
   Fieldset,
   Group,
-  Modal,
   NumberInput,
   Select,
   SimpleGrid,
@@ -15,6 +14,7 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
+import { FormActions, FormModal, FormStack } from '../../../components/form-modal';
 import { useForm, type UseFormReturnType } from '@mantine/form';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -47,7 +47,7 @@ export interface ProviderFormModalProps {
 export function ProviderFormModal(props: ProviderFormModalProps) {
   const key = props.opened ? (props.provider?.id ?? `new-${props.method}`) : 'closed';
   return (
-    <Modal
+    <FormModal
       opened={props.opened}
       onClose={props.onClose}
       title={
@@ -57,10 +57,9 @@ export function ProviderFormModal(props: ProviderFormModalProps) {
       }
       size="xl"
       centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
     >
-      {props.opened && <ProviderForm key={key} {...props} />}
-    </Modal>
+      {<ProviderForm key={key} {...props} />}
+    </FormModal>
   );
 }
 
@@ -96,34 +95,29 @@ function ProviderForm({ method, provider, ssoRedirectUri, onClose }: ProviderFor
   };
 
   return (
-    <form onSubmit={form.onSubmit((v) => void submit(v))} noValidate>
-      <Stack gap="md">
-        <GeneralFields form={form} editing={editing} />
-        {method === 'ldap' && <LdapFields form={form} />}
-        {method === 'moodle' && <MoodleFields form={form} />}
-        {method === 'sso' && <SsoFields form={form} redirectUri={ssoRedirectUri} />}
-        {SECRET_FIELDS[method] && <SecretField form={form} provider={provider} method={method} />}
-        {(method === 'ldap' || method === 'sso') && <MappingFields form={form} method={method} />}
-        {serverError && (
-          <Alert color="red" role="alert" title="Not saved">
-            {serverError}
-          </Alert>
-        )}
-        {Object.keys(form.errors).length > 0 && (
-          <Text size="sm" c="var(--mantine-color-error)" role="status">
-            Some fields need attention: see the messages above.
-          </Text>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {editing ? 'Save provider' : 'Create provider'}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <FormStack onSubmit={form.onSubmit((v) => void submit(v))}>
+      <GeneralFields form={form} editing={editing} />
+      {method === 'ldap' && <LdapFields form={form} />}
+      {method === 'moodle' && <MoodleFields form={form} />}
+      {method === 'sso' && <SsoFields form={form} redirectUri={ssoRedirectUri} />}
+      {SECRET_FIELDS[method] && <SecretField form={form} provider={provider} method={method} />}
+      {(method === 'ldap' || method === 'sso') && <MappingFields form={form} method={method} />}
+      {serverError && (
+        <Alert color="red" role="alert" title="Not saved">
+          {serverError}
+        </Alert>
+      )}
+      {Object.keys(form.errors).length > 0 && (
+        <Text size="sm" c="var(--mantine-color-error)" role="status">
+          Some fields need attention: see the messages above.
+        </Text>
+      )}
+      <FormActions
+        submitLabel={editing ? 'Save provider' : 'Create provider'}
+        busy={save.isPending}
+        onCancel={onClose}
+      />
+    </FormStack>
   );
 }
 

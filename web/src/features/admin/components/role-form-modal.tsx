@@ -8,17 +8,14 @@ import {
 } from '@learning-hub/core';
 import {
   Alert,
-  Button,
-  Group,
-  Modal,
   MultiSelect,
   NumberInput,
   Select,
   SimpleGrid,
-  Stack,
   Textarea,
   TextInput,
 } from '@mantine/core';
+import { FormActions, FormModal, FormStack } from '../../../components/form-modal';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useCreateRole, useUpdateRole, type RoleWithUsage } from '../api/roles-api';
@@ -80,16 +77,15 @@ export interface RoleFormModalProps {
 export function RoleFormModal(props: RoleFormModalProps) {
   const key = props.opened ? (props.role?.id ?? 'new') : 'closed';
   return (
-    <Modal
+    <FormModal
       opened={props.opened}
       onClose={props.onClose}
       title={props.role ? `Edit role: ${props.role.displayName}` : 'Create a custom role'}
       size="lg"
       centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
     >
-      {props.opened && <RoleForm key={key} {...props} />}
-    </Modal>
+      {<RoleForm key={key} {...props} />}
+    </FormModal>
   );
 }
 
@@ -145,64 +141,59 @@ function RoleForm({ onClose, role, roles }: RoleFormModalProps) {
   };
 
   return (
-    <form onSubmit={form.onSubmit((v) => void submit(v))} noValidate>
-      <Stack gap="md">
-        {serverError && (
-          <Alert color="red" role="alert" title="Not saved">
-            {serverError}
-          </Alert>
-        )}
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput
-            label="Role id"
-            description={editing ? 'The id never changes.' : ROLE_ID_HINT}
-            withAsterisk={!editing}
-            readOnly={editing}
-            variant={editing ? 'filled' : 'default'}
-            {...form.getInputProps('id')}
-          />
-          <TextInput label="Display name" withAsterisk {...form.getInputProps('displayName')} />
-        </SimpleGrid>
-        <Textarea label="Description" rows={3} {...form.getInputProps('description')} />
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <Select
-            label="Inherits from"
-            description="Every permission of that role, and it counts as holding it."
-            withAsterisk
-            allowDeselect={false}
-            data={parents.map((r) => ({ value: r.id, label: r.displayName }))}
-            {...form.getInputProps('inherits')}
-          />
-          <NumberInput
-            label="Priority"
-            description="1 to 99; higher is more privileged."
-            min={1}
-            max={99}
-            allowDecimal={false}
-            {...form.getInputProps('priority')}
-          />
-        </SimpleGrid>
-        <MultiSelect
-          label="Permissions to add"
-          description={`${inherited.length} permissions come from the inherited role already.`}
-          placeholder="Search the catalogue"
-          searchable
-          clearable
-          data={permissionOptions({ disabled: inherited, note: 'inherited' })}
-          renderOption={({ option }) => <PermissionOptionRow option={option} />}
-          maxDropdownHeight={300}
-          nothingFoundMessage="No such permission"
-          {...form.getInputProps('permissions')}
+    <FormStack onSubmit={form.onSubmit((v) => void submit(v))}>
+      {serverError && (
+        <Alert color="red" role="alert" title="Not saved">
+          {serverError}
+        </Alert>
+      )}
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TextInput
+          label="Role id"
+          description={editing ? 'The id never changes.' : ROLE_ID_HINT}
+          withAsterisk={!editing}
+          readOnly={editing}
+          variant={editing ? 'filled' : 'default'}
+          {...form.getInputProps('id')}
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending || update.isPending}>
-            {editing ? 'Save role' : 'Create role'}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+        <TextInput label="Display name" withAsterisk {...form.getInputProps('displayName')} />
+      </SimpleGrid>
+      <Textarea label="Description" rows={3} {...form.getInputProps('description')} />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <Select
+          label="Inherits from"
+          description="Every permission of that role, and it counts as holding it."
+          withAsterisk
+          allowDeselect={false}
+          data={parents.map((r) => ({ value: r.id, label: r.displayName }))}
+          {...form.getInputProps('inherits')}
+        />
+        <NumberInput
+          label="Priority"
+          description="1 to 99; higher is more privileged."
+          min={1}
+          max={99}
+          allowDecimal={false}
+          {...form.getInputProps('priority')}
+        />
+      </SimpleGrid>
+      <MultiSelect
+        label="Permissions to add"
+        description={`${inherited.length} permissions come from the inherited role already.`}
+        placeholder="Search the catalogue"
+        searchable
+        clearable
+        data={permissionOptions({ disabled: inherited, note: 'inherited' })}
+        renderOption={({ option }) => <PermissionOptionRow option={option} />}
+        maxDropdownHeight={300}
+        nothingFoundMessage="No such permission"
+        {...form.getInputProps('permissions')}
+      />
+      <FormActions
+        submitLabel={editing ? 'Save role' : 'Create role'}
+        busy={create.isPending || update.isPending}
+        onCancel={onClose}
+      />
+    </FormStack>
   );
 }

@@ -15,9 +15,9 @@ import {
 import { IconLock, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useDeleteRole, useRoles, type RoleWithUsage } from '../api/roles-api';
-import { errorMessage, notifySuccess } from '../utils/notify';
+import { notifySuccess } from '../utils/notify';
 import { roleName } from '../utils/roles';
-import { ConfirmModal } from '../../../components/confirm-modal';
+import { ConfirmModal, useConfirmation } from '../../../components/confirm-modal';
 import { RoleFormModal } from './role-form-modal';
 import { QueryState } from '../../../components/query-state';
 
@@ -88,8 +88,10 @@ export function RolesPage() {
   const roles = useRoles();
   const remove = useDeleteRole();
   const [editing, setEditing] = useState<Editing>(null);
-  const [deleting, setDeleting] = useState<RoleWithUsage | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const deleting = useConfirmation(async (role: RoleWithUsage) => {
+    await remove.mutateAsync(role.id);
+    notifySuccess('Role deleted', `${role.displayName} was deleted.`);
+  });
 
   if (roles.isPending || roles.isError) {
     return <QueryState query={roles} label="Loading roles" />;
@@ -97,22 +99,6 @@ export function RolesPage() {
   const all = roles.data;
   const system = all.filter((r) => r.isSystemRole);
   const custom = all.filter((r) => !r.isSystemRole);
-
-  const closeDelete = () => {
-    setDeleting(null);
-    setDeleteError(null);
-  };
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    setDeleteError(null);
-    try {
-      await remove.mutateAsync(deleting.id);
-      notifySuccess('Role deleted', `${deleting.displayName} was deleted.`);
-      closeDelete();
-    } catch (error) {
-      setDeleteError(errorMessage(error));
-    }
-  };
 
   return (
     <Stack gap="lg">
@@ -208,7 +194,7 @@ export function RolesPage() {
                             size="xs"
                             variant="default"
                             aria-label={`Delete ${role.displayName}`}
-                            onClick={() => setDeleting(role)}
+                            onClick={() => deleting.ask(role)}
                           >
                             Delete
                           </Button>
@@ -229,16 +215,12 @@ export function RolesPage() {
         roles={all}
       />
       <ConfirmModal
-        opened={deleting !== null}
-        title={`Delete ${deleting?.displayName ?? 'role'}?`}
+        {...deleting.props}
+        title={`Delete ${deleting.thing?.displayName ?? 'role'}?`}
         confirmLabel="Delete role"
         danger
-        busy={remove.isPending}
-        error={deleteError}
-        onConfirm={() => void confirmDelete()}
-        onClose={closeDelete}
       >
-        {`The custom role ${deleting?.id ?? ''} will be deleted. A role still held by users or inherited by another role cannot be deleted.`}
+        {`The custom role ${deleting.thing?.id ?? ''} will be deleted. A role still held by users or inherited by another role cannot be deleted.`}
       </ConfirmModal>
     </Stack>
   );

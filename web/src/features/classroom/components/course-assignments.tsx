@@ -20,7 +20,6 @@ import {
   Button,
   Checkbox,
   Group,
-  Modal,
   NumberInput,
   Select,
   SimpleGrid,
@@ -51,7 +50,8 @@ import {
   useReloadAssignment,
   useUpdateAssignment,
 } from '../api/assignments-api';
-import { SaveErrorAlert, useReloadable } from '../../../components/stale-edit';
+import { useReloadable } from '../../../components/stale-edit';
+import { FormActions, FormModal, FormStack } from '../../../components/form-modal';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { fieldErrors } from '../../../lib/form-errors';
 import { href } from '../../../lib/links';
@@ -380,160 +380,149 @@ function AssignmentForm({
   }
 
   return (
-    <Modal
+    <FormModal
       opened
       onClose={onClose}
       title={assignment ? `Edit ${assignment.title}` : 'New assignment'}
       size="xl"
-      closeButtonProps={{ 'aria-label': 'Close' }}
     >
-      <form
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <Stack gap="md">
-          <TextInput
-            label="Title"
-            required
-            value={values.title}
-            error={errors.title}
-            onChange={(e) => set({ title: e.currentTarget.value })}
-          />
-          <RichTextEditor
-            label="Instructions"
-            value={values.instructionsHtml}
-            error={errors.instructionsHtml}
-            onChange={(instructionsHtml) => set({ instructionsHtml })}
-          />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <DateTimePicker
-              label="Due date and time"
-              placeholder="No due date"
-              // The picker shows its placeholder as text: Mantine's placeholder grey is below
-              // AA contrast for text, the dimmed colour is not (axe: color-contrast).
-              styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
-              clearable
-              valueFormat="YYYY-MM-DD HH:mm"
-              // A day picked is due at its end, not at midnight before it; a date already set
-              // keeps its own time when another day is picked.
-              defaultTimeValue={values.due ? undefined : DEFAULT_DUE_TIME}
-              // Only the month shown: a day of the next or previous month was easy to pick by
-              // mistake in the corners of the grid.
-              hideOutsideDates
-              ariaLabels={CALENDAR_LABELS}
-              submitButtonProps={{ 'aria-label': 'Done' }}
-              // The open calendar is a dialog with a name (axe: aria-dialog-name), and weekends
-              // are not set in red (below AA contrast on the light grid; axe: color-contrast).
-              popoverProps={{ attributes: { dropdown: { 'aria-label': 'Choose the due date' } } }}
-              weekendDays={[]}
-              value={values.due}
-              error={errors.due}
-              // A past date is allowed (work set after the fact), but said: a warning, not an error.
-              inputWrapperOrder={['label', 'input', 'description', 'error']}
-              description={
-                pastDue ? (
-                  <Group gap={4} component="span" c="var(--mantine-color-yellow-light-color)">
-                    <IconAlertTriangle size={14} aria-hidden />
-                    This date is in the past.
-                  </Group>
-                ) : undefined
-              }
-              onChange={(due) => set({ due })}
-            />
-            <NumberInput
-              label="Points"
-              min={0}
-              max={10_000}
-              allowDecimal={false}
-              allowNegative={false}
-              value={values.points}
-              error={errors.points}
-              onChange={(v) => set({ points: typeof v === 'number' ? v : '' })}
-            />
-          </SimpleGrid>
-          <Checkbox.Group
-            label="Learners hand in"
-            value={values.kinds}
-            error={errors.kinds}
-            onChange={(kinds) => set({ kinds })}
-          >
-            <Group mt={4}>
-              <Checkbox value="text" label="A text answer" />
-              <Checkbox value="file" label="Files" />
-            </Group>
-          </Checkbox.Group>
-          {values.kinds.includes('file') && (
-            <>
-              <Checkbox.Group
-                label="Allowed file types"
-                description="None ticked: any type"
-                value={values.fileKinds}
-                error={errors.fileKinds}
-                onChange={(fileKinds) => set({ fileKinds })}
-              >
-                <SimpleGrid cols={{ base: 1, xs: 2, sm: 3 }} mt={4}>
-                  {FILE_KINDS.map((kind) => (
-                    <Checkbox key={kind} value={kind} label={FILE_KIND_LABEL[kind]} />
-                  ))}
-                </SimpleGrid>
-              </Checkbox.Group>
-              <NumberInput
-                label="Largest file (MB)"
-                min={1}
-                allowNegative={false}
-                value={values.maxFileMb}
-                error={errors.maxFileMb}
-                onChange={(v) => set({ maxFileMb: typeof v === 'number' ? v : '' })}
-                maw={240}
-              />
-            </>
-          )}
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <Select
-              label="Late work"
-              data={LATE_POLICIES.map((p) => ({ value: p, label: LATE_LABEL[p] }))}
-              value={values.latePolicy}
-              allowDeselect={false}
-              error={errors.latePolicy}
-              description={latePolicyWords(values.latePolicy)}
-              onChange={(p) => p && set({ latePolicy: p as LatePolicy })}
-            />
-            <NumberInput
-              label="Attempts allowed"
-              description="Empty: unlimited"
-              min={1}
-              max={100}
-              allowDecimal={false}
-              allowNegative={false}
-              value={values.maxAttempts}
-              error={errors.maxAttempts}
-              onChange={(v) => set({ maxAttempts: typeof v === 'number' ? v : '' })}
-            />
-          </SimpleGrid>
-          <Switch
-            label="Release grades when saved"
+      <FormStack onSubmit={submit}>
+        <TextInput
+          label="Title"
+          required
+          value={values.title}
+          error={errors.title}
+          onChange={(e) => set({ title: e.currentTarget.value })}
+        />
+        <RichTextEditor
+          label="Instructions"
+          value={values.instructionsHtml}
+          error={errors.instructionsHtml}
+          onChange={(instructionsHtml) => set({ instructionsHtml })}
+        />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <DateTimePicker
+            label="Due date and time"
+            placeholder="No due date"
+            // The picker shows its placeholder as text: Mantine's placeholder grey is below
+            // AA contrast for text, the dimmed colour is not (axe: color-contrast).
+            styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
+            clearable
+            valueFormat="YYYY-MM-DD HH:mm"
+            // A day picked is due at its end, not at midnight before it; a date already set
+            // keeps its own time when another day is picked.
+            defaultTimeValue={values.due ? undefined : DEFAULT_DUE_TIME}
+            // Only the month shown: a day of the next or previous month was easy to pick by
+            // mistake in the corners of the grid.
+            hideOutsideDates
+            ariaLabels={CALENDAR_LABELS}
+            submitButtonProps={{ 'aria-label': 'Done' }}
+            // The open calendar is a dialog with a name (axe: aria-dialog-name), and weekends
+            // are not set in red (below AA contrast on the light grid; axe: color-contrast).
+            popoverProps={{ attributes: { dropdown: { 'aria-label': 'Choose the due date' } } }}
+            weekendDays={[]}
+            value={values.due}
+            error={errors.due}
+            // A past date is allowed (work set after the fact), but said: a warning, not an error.
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
             description={
-              values.releaseOnSave
-                ? 'Learners see each grade as soon as it is saved.'
-                : 'Grades stay hidden from learners until you release them.'
+              pastDue ? (
+                <Group gap={4} component="span" c="var(--mantine-color-yellow-light-color)">
+                  <IconAlertTriangle size={14} aria-hidden />
+                  This date is in the past.
+                </Group>
+              ) : undefined
             }
-            checked={values.releaseOnSave}
-            onChange={(e) => set({ releaseOnSave: e.currentTarget.checked })}
+            onChange={(due) => set({ due })}
           />
-          {serverError && <SaveErrorAlert error={serverError} onReload={onReload} />}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={saving}>
-              {assignment ? 'Save assignment' : 'Create assignment'}
-            </Button>
+          <NumberInput
+            label="Points"
+            min={0}
+            max={10_000}
+            allowDecimal={false}
+            allowNegative={false}
+            value={values.points}
+            error={errors.points}
+            onChange={(v) => set({ points: typeof v === 'number' ? v : '' })}
+          />
+        </SimpleGrid>
+        <Checkbox.Group
+          label="Learners hand in"
+          value={values.kinds}
+          error={errors.kinds}
+          onChange={(kinds) => set({ kinds })}
+        >
+          <Group mt={4}>
+            <Checkbox value="text" label="A text answer" />
+            <Checkbox value="file" label="Files" />
           </Group>
-        </Stack>
-      </form>
-    </Modal>
+        </Checkbox.Group>
+        {values.kinds.includes('file') && (
+          <>
+            <Checkbox.Group
+              label="Allowed file types"
+              description="None ticked: any type"
+              value={values.fileKinds}
+              error={errors.fileKinds}
+              onChange={(fileKinds) => set({ fileKinds })}
+            >
+              <SimpleGrid cols={{ base: 1, xs: 2, sm: 3 }} mt={4}>
+                {FILE_KINDS.map((kind) => (
+                  <Checkbox key={kind} value={kind} label={FILE_KIND_LABEL[kind]} />
+                ))}
+              </SimpleGrid>
+            </Checkbox.Group>
+            <NumberInput
+              label="Largest file (MB)"
+              min={1}
+              allowNegative={false}
+              value={values.maxFileMb}
+              error={errors.maxFileMb}
+              onChange={(v) => set({ maxFileMb: typeof v === 'number' ? v : '' })}
+              maw={240}
+            />
+          </>
+        )}
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <Select
+            label="Late work"
+            data={LATE_POLICIES.map((p) => ({ value: p, label: LATE_LABEL[p] }))}
+            value={values.latePolicy}
+            allowDeselect={false}
+            error={errors.latePolicy}
+            description={latePolicyWords(values.latePolicy)}
+            onChange={(p) => p && set({ latePolicy: p as LatePolicy })}
+          />
+          <NumberInput
+            label="Attempts allowed"
+            description="Empty: unlimited"
+            min={1}
+            max={100}
+            allowDecimal={false}
+            allowNegative={false}
+            value={values.maxAttempts}
+            error={errors.maxAttempts}
+            onChange={(v) => set({ maxAttempts: typeof v === 'number' ? v : '' })}
+          />
+        </SimpleGrid>
+        <Switch
+          label="Release grades when saved"
+          description={
+            values.releaseOnSave
+              ? 'Learners see each grade as soon as it is saved.'
+              : 'Grades stay hidden from learners until you release them.'
+          }
+          checked={values.releaseOnSave}
+          onChange={(e) => set({ releaseOnSave: e.currentTarget.checked })}
+        />
+        <FormActions
+          submitLabel={assignment ? 'Save assignment' : 'Create assignment'}
+          busy={saving}
+          error={serverError}
+          onReload={onReload}
+          onCancel={onClose}
+        />
+      </FormStack>
+    </FormModal>
   );
 }

@@ -8,7 +8,6 @@ import {
   Badge,
   Button,
   Group,
-  Modal,
   NumberInput,
   Stack,
   Table,
@@ -21,12 +20,13 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
+import { FormActions, FormModal, FormStack } from '../../../components/form-modal';
 import { Pager } from '../../../components/pager';
 import { useGradebook, useOverrideGrade } from '../api/assignments-api';
 import { downloadToDisk } from '../../../lib/upload';
 import { releaseStateWords } from './grade-release';
 import { fieldErrors, firstError } from '../../../lib/form-errors';
-import { QueryState, ErrorAlert } from '../../../components/query-state';
+import { QueryState } from '../../../components/query-state';
 
 const PAGE_SIZE = 25;
 
@@ -259,45 +259,28 @@ function OverrideModal({
   }
 
   return (
-    <Modal
+    <FormModal
       opened
       onClose={onClose}
       title={`Override grade: ${row.name}, ${column.title}`}
       centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
     >
-      <form
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <Stack gap="md">
-          <NumberInput
-            label={`Points (out of ${column.points})`}
-            required
-            min={0}
-            max={column.points}
-            allowNegative={false}
-            decimalScale={2}
-            value={points}
-            error={error}
-            onChange={(v) => setPoints(typeof v === 'number' ? v : '')}
-            data-autofocus
-          />
-          {override.isError && <ErrorAlert error={override.error} />}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={override.isPending}>
-              Save override
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <FormStack onSubmit={submit}>
+        <NumberInput
+          label={`Points (out of ${column.points})`}
+          required
+          min={0}
+          max={column.points}
+          allowNegative={false}
+          decimalScale={2}
+          value={points}
+          error={error}
+          onChange={(v) => setPoints(typeof v === 'number' ? v : '')}
+          data-autofocus
+        />
+        <FormActions submitLabel="Save override" mutation={override} onCancel={onClose} />
+      </FormStack>
+    </FormModal>
   );
 }
 

@@ -1,10 +1,11 @@
 import type { CourseDetail } from '@learning-hub/core';
-import { Alert, Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { errorMessage, formatDate } from '../course-format';
 import { useEnrol, useUnenrol } from '../api/courses-api';
-import { ErrorAlert } from '../../../components/query-state';
+import { ConfirmModal } from '../../../components/confirm-modal';
+import { FormActions, FormModal, FormStack } from '../../../components/form-modal';
 
 /**
  * Enrol, enrol with the key, or unenrol, as the server's `viewer` flags allow; when self-enrolment
@@ -46,45 +47,31 @@ export function EnrolControls({ course }: { course: CourseDetail }) {
             </Button>
           </Group>
         )}
-        <Modal
+        <ConfirmModal
           opened={confirmLeave}
+          title="Unenrol from this course?"
+          confirmLabel="Unenrol"
+          danger
+          busy={unenrol.isPending}
+          error={unenrol.error}
           onClose={() => {
             setConfirmLeave(false);
             unenrol.reset();
           }}
-          title="Unenrol from this course?"
-          centered
-          closeButtonProps={{ 'aria-label': 'Close' }}
+          onConfirm={() =>
+            unenrol.mutate(undefined, {
+              onSuccess: () => {
+                setConfirmLeave(false);
+                notifications.show({
+                  title: 'Unenrolled',
+                  message: `You left ${course.title}.`,
+                });
+              },
+            })
+          }
         >
-          <Stack gap="md">
-            <Text size="sm">
-              {`You leave ${course.title}. Your progress and work are kept if you enrol again.`}
-            </Text>
-            {unenrol.isError && <ErrorAlert error={unenrol.error} />}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setConfirmLeave(false)}>
-                Cancel
-              </Button>
-              <Button
-                color="red.9"
-                loading={unenrol.isPending}
-                onClick={() =>
-                  unenrol.mutate(undefined, {
-                    onSuccess: () => {
-                      setConfirmLeave(false);
-                      notifications.show({
-                        title: 'Unenrolled',
-                        message: `You left ${course.title}.`,
-                      });
-                    },
-                  })
-                }
-              >
-                Unenrol
-              </Button>
-            </Group>
-          </Stack>
-        </Modal>
+          {`You leave ${course.title}. Your progress and work are kept if you enrol again.`}
+        </ConfirmModal>
       </Stack>
     );
   }
@@ -113,7 +100,7 @@ export function EnrolControls({ course }: { course: CourseDetail }) {
           {errorMessage(enrol.error)}
         </Alert>
       )}
-      <Modal
+      <FormModal
         opened={keyOpen}
         onClose={() => {
           setKeyOpen(false);
@@ -121,36 +108,25 @@ export function EnrolControls({ course }: { course: CourseDetail }) {
         }}
         title="Enrol with the key"
         centered
-        closeButtonProps={{ 'aria-label': 'Close' }}
       >
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            doEnrol({ key });
-          }}
-        >
-          <Stack gap="md">
-            <Text size="sm">The course's teachers give out its enrolment key.</Text>
-            <PasswordInput
-              label="Enrolment key"
-              required
-              maxLength={100}
-              value={key}
-              onChange={(event) => setKey(event.currentTarget.value)}
-              data-autofocus
-            />
-            {enrol.isError && <ErrorAlert error={enrol.error} />}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setKeyOpen(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={enrol.isPending} disabled={key.trim() === ''}>
-                Enrol
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
+        <FormStack onSubmit={() => doEnrol({ key })}>
+          <Text size="sm">The course's teachers give out its enrolment key.</Text>
+          <PasswordInput
+            label="Enrolment key"
+            required
+            maxLength={100}
+            value={key}
+            onChange={(event) => setKey(event.currentTarget.value)}
+            data-autofocus
+          />
+          <FormActions
+            submitLabel="Enrol"
+            mutation={enrol}
+            disabled={key.trim() === ''}
+            onCancel={() => setKeyOpen(false)}
+          />
+        </FormStack>
+      </FormModal>
     </Stack>
   );
 }

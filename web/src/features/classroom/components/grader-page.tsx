@@ -45,6 +45,7 @@ import { GradeRelease } from './grade-release';
 import { fieldErrors, firstError } from '../../../lib/form-errors';
 import { href } from '../../../lib/links';
 import { QueryState, ErrorAlert } from '../../../components/query-state';
+import { FormStack } from '../../../components/form-modal';
 
 interface Learner {
   userId: string;
@@ -250,39 +251,31 @@ function GradeForm({
 
   return (
     <section aria-labelledby="grade-heading">
-      <form
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <Stack gap="md">
-          <Title order={2} size="h3" id="grade-heading">
-            Grade
-          </Title>
-          <NumberInput
-            label={`Points (out of ${assignment.points})`}
-            required
-            min={0}
-            max={assignment.points}
-            allowNegative={false}
-            decimalScale={2}
-            value={points}
-            error={error}
-            onChange={(v) => setPoints(typeof v === 'number' ? v : '')}
-            maw={240}
-          />
-          <RichTextEditor label="Feedback" value={feedbackHtml} onChange={setFeedbackHtml} />
-          {grade.isError && <ErrorAlert error={grade.error} />}
-          <Group>
-            <Button type="submit" loading={grade.isPending}>
-              Save grade
-            </Button>
-          </Group>
-          <GradeRelease assignment={assignment} saved={saved} />
-        </Stack>
-      </form>
+      <FormStack onSubmit={submit}>
+        <Title order={2} size="h3" id="grade-heading">
+          Grade
+        </Title>
+        <NumberInput
+          label={`Points (out of ${assignment.points})`}
+          required
+          min={0}
+          max={assignment.points}
+          allowNegative={false}
+          decimalScale={2}
+          value={points}
+          error={error}
+          onChange={(v) => setPoints(typeof v === 'number' ? v : '')}
+          maw={240}
+        />
+        <RichTextEditor label="Feedback" value={feedbackHtml} onChange={setFeedbackHtml} />
+        {grade.isError && <ErrorAlert error={grade.error} />}
+        <Group>
+          <Button type="submit" loading={grade.isPending}>
+            Save grade
+          </Button>
+        </Group>
+        <GradeRelease assignment={assignment} saved={saved} />
+      </FormStack>
     </section>
   );
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCourseDetail, teacherViewer } from '../../../test/classroom-fixtures';
 import { buildUser, listOf } from '../../../test/fixtures';
 import { renderApp, signedInAs } from '../../../test/render-app';
-import { endOfDayIso } from './participants-tab';
+import { endOfDayIso } from '../../../components/date-field';
 
 const instructor = buildUser({ role: 'instructor' });
 

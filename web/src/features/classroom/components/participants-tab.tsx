@@ -1,24 +1,13 @@
 import { COURSE_ROLE_IDS, type CourseDetail, type CourseRole } from '@learning-hub/core';
-import {
-  Badge,
-  Button,
-  Checkbox,
-  Group,
-  Loader,
-  Modal,
-  Progress,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  UnstyledButton,
-} from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Progress, Stack, Table, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconSearch, IconUserPlus } from '@tabler/icons-react';
-import dayjs from 'dayjs';
+import { IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import { DateField } from '../../../components/date-field';
+import { ConfirmModal } from '../../../components/confirm-modal';
+import { PersonPicker } from '../../../components/person-picker';
+import { dayOf, endOfDayIso, EndDateField } from '../../../components/date-field';
+import { FormActions, FormModal, FormStack } from '../../../components/form-modal';
 import { displayName } from '../../../lib/format';
 import { courseRoleLabel, formatDate } from '../course-format';
 import {
@@ -28,22 +17,13 @@ import {
   useSetParticipant,
   type Candidate,
 } from '../api/courses-api';
-import { QueryState, ErrorAlert } from '../../../components/query-state';
+import { QueryState } from '../../../components/query-state';
 
 interface Person {
   id: string;
   username: string;
   firstname: string;
   lastname: string;
-}
-
-/** A picked end date (YYYY-MM-DD) as the end of that day in the user's time zone; null for none. */
-export function endOfDayIso(date: string | null): string | null {
-  return date ? dayjs(date).endOf('day').toISOString() : null;
-}
-
-function isoToDateValue(iso: string | null): string | null {
-  return iso ? dayjs(iso).format('YYYY-MM-DD') : null;
 }
 
 /** Roles (course-student, -assistant, -instructor) and an optional end date. */
@@ -72,17 +52,11 @@ function RolesAndEnd({
           ))}
         </Group>
       </Checkbox.Group>
-      <DateField
-        label="End date"
-        clearLabel="Clear the end date"
+      <EndDateField
         description="Optional: the roles end after this day."
         placeholder="No end"
-        clearable
-        valueFormat="D MMM YYYY"
         value={endDate}
         onChange={onEndDate}
-        minDate={dayjs().format('YYYY-MM-DD')}
-        popoverProps={{ withinPortal: true }}
       />
     </>
   );
@@ -114,104 +88,48 @@ function AddPeopleModal({
     onClose();
   };
 
+  function submit() {
+    if (!chosen || roles.length === 0) return;
+    save.mutate(
+      { userId: chosen.id, roles, endsAt: endOfDayIso(endDate) },
+      {
+        onSuccess: () => {
+          notifications.show({
+            color: 'green',
+            title: 'Added',
+            message: `${displayName(chosen)} was added to ${course.title}.`,
+          });
+          close();
+        },
+      },
+    );
+  }
+
   return (
-    <Modal
-      opened={opened}
-      onClose={close}
-      title="Add people"
-      centered
-      size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (!chosen || roles.length === 0) return;
-          save.mutate(
-            { userId: chosen.id, roles, endsAt: endOfDayIso(endDate) },
-            {
-              onSuccess: () => {
-                notifications.show({
-                  color: 'green',
-                  title: 'Added',
-                  message: `${displayName(chosen)} was added to ${course.title}.`,
-                });
-                close();
-              },
-            },
-          );
-        }}
-      >
-        <Stack gap="md">
-          {chosen ? (
-            <Group justify="space-between" wrap="nowrap">
-              <Text>
-                {`Adding ${displayName(chosen)} `}
-                <Text span c="dimmed">{`(${chosen.username})`}</Text>
-              </Text>
-              <Button variant="subtle" size="xs" onClick={() => setChosen(null)}>
-                Choose someone else
-              </Button>
-            </Group>
-          ) : (
-            <Stack gap="xs">
-              <TextInput
-                label="Search people"
-                placeholder="Name or username"
-                leftSection={<IconSearch size={16} aria-hidden="true" />}
-                value={search}
-                onChange={(event) => setSearch(event.currentTarget.value)}
-                data-autofocus
-              />
-              {candidates.isError && <ErrorAlert error={candidates.error} />}
-              {candidates.isPending && <Loader size="xs" aria-label="Searching" />}
-              {candidates.data && candidates.data.length === 0 && (
-                <Text size="sm" c="dimmed">
-                  Nobody found who is not in the course already.
-                </Text>
-              )}
-              {candidates.data && candidates.data.length > 0 && (
-                <Stack
-                  component="ul"
-                  gap={2}
-                  aria-label="People found"
-                  style={{ listStyle: 'none', padding: 0, margin: 0 }}
-                >
-                  {candidates.data.map((person) => (
-                    <li key={person.id}>
-                      <UnstyledButton
-                        onClick={() => setChosen(person)}
-                        p="xs"
-                        w="100%"
-                        style={{ borderRadius: 'var(--mantine-radius-sm)' }}
-                        aria-label={`Choose ${displayName(person)} (${person.username})`}
-                      >
-                        <Text size="sm">
-                          {displayName(person)}{' '}
-                          <Text span c="dimmed" size="sm">
-                            {person.username}
-                          </Text>
-                        </Text>
-                      </UnstyledButton>
-                    </li>
-                  ))}
-                </Stack>
-              )}
-            </Stack>
-          )}
-          <RolesAndEnd roles={roles} onRoles={setRoles} endDate={endDate} onEndDate={setEndDate} />
-          {save.isError && <ErrorAlert error={save.error} />}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending} disabled={!chosen || roles.length === 0}>
-              Add to course
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormModal opened={opened} onClose={close} title="Add people" centered size="lg">
+      <FormStack onSubmit={submit}>
+        <PersonPicker
+          search={search}
+          onSearch={setSearch}
+          chosen={chosen}
+          onChoose={setChosen}
+          results={{
+            searching: candidates.isPending,
+            error: candidates.error,
+            people: candidates.data,
+          }}
+          nameOf={displayName}
+          nobody="Nobody found who is not in the course already."
+        />
+        <RolesAndEnd roles={roles} onRoles={setRoles} endDate={endDate} onEndDate={setEndDate} />
+        <FormActions
+          submitLabel="Add to course"
+          mutation={save}
+          disabled={!chosen || roles.length === 0}
+          onCancel={close}
+        />
+      </FormStack>
+    </FormModal>
   );
 }
 
@@ -232,39 +150,27 @@ function EditParticipantModal({
   const [roles, setRoles] = useState<CourseRole[]>(
     member.roles.filter((r): r is CourseRole => (COURSE_ROLE_IDS as readonly string[]).includes(r)),
   );
-  const [endDate, setEndDate] = useState<string | null>(isoToDateValue(member.expiresAt));
+  const [endDate, setEndDate] = useState<string | null>(dayOf(member.expiresAt));
   const save = useSetParticipant(course.id);
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={`Roles of ${displayName(member)}`}
-      centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
+    <FormModal opened onClose={onClose} title={`Roles of ${displayName(member)}`} centered>
+      <FormStack
+        onSubmit={() =>
           save.mutate(
             { userId: member.id, roles, endsAt: endOfDayIso(endDate) },
             { onSuccess: onClose },
-          );
-        }}
+          )
+        }
       >
-        <Stack gap="md">
-          <RolesAndEnd roles={roles} onRoles={setRoles} endDate={endDate} onEndDate={setEndDate} />
-          {save.isError && <ErrorAlert error={save.error} />}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending} disabled={roles.length === 0}>
-              Save
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+        <RolesAndEnd roles={roles} onRoles={setRoles} endDate={endDate} onEndDate={setEndDate} />
+        <FormActions
+          submitLabel="Save"
+          mutation={save}
+          disabled={roles.length === 0}
+          onCancel={onClose}
+        />
+      </FormStack>
+    </FormModal>
   );
 }
 
@@ -279,32 +185,18 @@ function RemoveParticipantModal({
 }) {
   const remove = useRemoveParticipant(course.id);
   return (
-    <Modal
+    <ConfirmModal
       opened
-      onClose={onClose}
       title="Remove from the course?"
-      centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      confirmLabel="Remove"
+      danger
+      busy={remove.isPending}
+      error={remove.error}
+      onClose={onClose}
+      onConfirm={() => remove.mutate(member.id, { onSuccess: onClose })}
     >
-      <Stack gap="md">
-        <Text size="sm">
-          {`${displayName(member)} loses every role in ${course.title}. Their work and grades are kept.`}
-        </Text>
-        {remove.isError && <ErrorAlert error={remove.error} />}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            color="red.9"
-            loading={remove.isPending}
-            onClick={() => remove.mutate(member.id, { onSuccess: onClose })}
-          >
-            Remove
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+      {`${displayName(member)} loses every role in ${course.title}. Their work and grades are kept.`}
+    </ConfirmModal>
   );
 }
 

@@ -30,7 +30,7 @@ import { useLessons } from '../api/creator-api';
 import { outlineFromSections } from './outline-order';
 import { fieldErrors } from '../../../lib/form-errors';
 import { href } from '../../../lib/links';
-import { ErrorAlert } from '../../../components/query-state';
+import { FormActions, FormModal } from '../../../components/form-modal';
 
 export interface CheckItem {
   label: string;
@@ -299,13 +299,8 @@ function CopyModal({
   }
 
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title="Copy as a new run"
-      centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
+    <FormModal opened={opened} onClose={onClose} title="Copy as a new run" centered>
+      {/* Not a FormStack: the browser asks for the two required fields before the contract does. */}
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -331,17 +326,9 @@ function CopyModal({
             error={errors.title}
             onChange={(e) => setTitle(e.currentTarget.value)}
           />
-          {copy.isError && <ErrorAlert error={copy.error} />}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={copy.isPending}>
-              Copy course
-            </Button>
-          </Group>
+          <FormActions submitLabel="Copy course" mutation={copy} onCancel={onClose} />
         </Stack>
       </form>
-    </Modal>
+    </FormModal>
   );
 }

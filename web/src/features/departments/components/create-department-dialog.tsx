@@ -1,27 +1,21 @@
 /** "New department" (admins): a name and a description; the new department's page opens. */
 import { DepartmentCreateSchema } from '@learning-hub/core';
-import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { FormActions, FormModal, FormStack } from '../../../components/form-modal';
 import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
 import { isClientError } from '../../../lib/api-client';
-
 import { useCreateDepartment } from '../api/departments-api';
 import { fieldErrors } from '../../../lib/form-errors';
 import { href } from '../../../lib/links';
 
 export function CreateDepartmentDialog({ opened, onClose }: { opened: boolean; onClose(): void }) {
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title="New department"
-      size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
-      {opened && <CreateForm onClose={onClose} />}
-    </Modal>
+    <FormModal opened={opened} onClose={onClose} title="New department" size="lg">
+      <CreateForm onClose={onClose} />
+    </FormModal>
   );
 }
 
@@ -55,43 +49,28 @@ function CreateForm({ onClose }: { onClose(): void }) {
   }
 
   return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        submit();
-      }}
-    >
-      <Stack gap="md">
-        <TextInput
-          label="Name"
-          required
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
-          error={errors.name ?? (conflict ? create.error?.message : undefined)}
-          data-autofocus
-        />
-        <RichTextEditor
-          label="Description"
-          value={description}
-          onChange={setDescription}
-          error={errors.description}
-          minHeight="8rem"
-        />
-        {create.isError && !conflict && (
-          <Alert color="red" role="alert">
-            {create.error.message}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            Create department
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <FormStack onSubmit={submit}>
+      <TextInput
+        label="Name"
+        required
+        value={name}
+        onChange={(event) => setName(event.currentTarget.value)}
+        error={errors.name ?? (conflict ? create.error?.message : undefined)}
+        data-autofocus
+      />
+      <RichTextEditor
+        label="Description"
+        value={description}
+        onChange={setDescription}
+        error={errors.description}
+        minHeight="8rem"
+      />
+      <FormActions
+        submitLabel="Create department"
+        mutation={create}
+        error={create.isError && !conflict ? create.error.message : null}
+        onCancel={onClose}
+      />
+    </FormStack>
   );
 }

@@ -7,18 +7,19 @@
  */
 import type { DepartmentDetail } from '@learning-hub/core';
 import { DepartmentUpdateSchema } from '@learning-hub/core';
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { ConfirmModal } from '../../../components/confirm-modal';
+import { FormActions, FormModal, FormStack } from '../../../components/form-modal';
 import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
 import { isClientError, isStaleEdit } from '../../../lib/api-client';
 
 import { useReloadDepartment, useUpdateDepartment } from '../api/departments-api';
 import { fieldErrors, firstError } from '../../../lib/form-errors';
 import { href } from '../../../lib/links';
-import { SaveErrorAlert, useReloadable } from '../../../components/stale-edit';
+import { useReloadable } from '../../../components/stale-edit';
 
 interface DialogProps {
   department: DepartmentDetail;
@@ -48,15 +49,9 @@ function Reloadable({
 
 export function EditDescriptionDialog({ department, opened, onClose }: DialogProps) {
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title="Edit description"
-      size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
-      {opened && <Reloadable department={department} onClose={onClose} form={DescriptionForm} />}
-    </Modal>
+    <FormModal opened={opened} onClose={onClose} title="Edit description" size="lg">
+      <Reloadable department={department} onClose={onClose} form={DescriptionForm} />
+    </FormModal>
   );
 }
 
@@ -87,45 +82,24 @@ function DescriptionForm({ department, onClose, onReload }: FormProps) {
   }
 
   return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        submit();
-      }}
-    >
-      <Stack gap="md">
-        <RichTextEditor
-          label="Description"
-          value={description}
-          onChange={setDescription}
-          error={error}
-          minHeight="10rem"
-        />
-        {update.isError && <SaveErrorAlert error={update.error} onReload={onReload} />}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={update.isPending}>
-            Save
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <FormStack onSubmit={submit}>
+      <RichTextEditor
+        label="Description"
+        value={description}
+        onChange={setDescription}
+        error={error}
+        minHeight="10rem"
+      />
+      <FormActions submitLabel="Save" mutation={update} onReload={onReload} onCancel={onClose} />
+    </FormStack>
   );
 }
 
 export function RenameDialog({ department, opened, onClose }: DialogProps) {
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title="Rename department"
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
-      {opened && <Reloadable department={department} onClose={onClose} form={RenameForm} />}
-    </Modal>
+    <FormModal opened={opened} onClose={onClose} title="Rename department">
+      <Reloadable department={department} onClose={onClose} form={RenameForm} />
+    </FormModal>
   );
 }
 
@@ -165,34 +139,24 @@ function RenameForm({ department, onClose, onReload }: FormProps) {
   }
 
   return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        submit();
-      }}
-    >
-      <Stack gap="md">
-        <TextInput
-          label="Name"
-          description="The page's address follows the new name; links to the old one keep working."
-          required
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
-          error={nameError ?? (conflict ? update.error?.message : undefined)}
-          data-autofocus
-        />
-        {update.isError && !conflict && <SaveErrorAlert error={update.error} onReload={onReload} />}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={update.isPending}>
-            Rename
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <FormStack onSubmit={submit}>
+      <TextInput
+        label="Name"
+        description="The page's address follows the new name; links to the old one keep working."
+        required
+        value={name}
+        onChange={(event) => setName(event.currentTarget.value)}
+        error={nameError ?? (conflict ? update.error?.message : undefined)}
+        data-autofocus
+      />
+      <FormActions
+        submitLabel="Rename"
+        mutation={update}
+        error={conflict ? null : update.error}
+        onReload={onReload}
+        onCancel={onClose}
+      />
+    </FormStack>
   );
 }
 

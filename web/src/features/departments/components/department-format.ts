@@ -27,16 +27,6 @@ export function untilText(iso: string | null): string {
   return iso ? `until ${formatDay(iso)}` : '';
 }
 
-/** A picked day (YYYY-MM-DD) as the end of that day in the user's time zone; null for none. */
-export function endOfDayIso(day: string | null): string | null {
-  return day ? dayjs(day).endOf('day').toISOString() : null;
-}
-
-/** The day (YYYY-MM-DD) an instant falls on where the user is; null for none. */
-export function dayOf(iso: string | null): string | null {
-  return iso ? dayjs(iso).format('YYYY-MM-DD') : null;
-}
-
 const BLOCK_END = /<\/(?:p|h[1-6]|li|div|tr|td|th|blockquote|pre)>|<br\s*\/?>/gi;
 
 /**

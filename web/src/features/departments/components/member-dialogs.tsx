@@ -8,26 +8,15 @@ import type {
   DepartmentDetail,
   DepartmentMember,
 } from '@learning-hub/core';
-import {
-  Badge,
-  Button,
-  Group,
-  Loader,
-  Modal,
-  Radio,
-  Stack,
-  Text,
-  TextInput,
-  UnstyledButton,
-} from '@mantine/core';
+import { Badge, Group, Radio, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconSearch } from '@tabler/icons-react';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { ConfirmModal } from '../../../components/confirm-modal';
-import { DateField } from '../../../components/date-field';
+import { PersonPicker } from '../../../components/person-picker';
+import { FormActions, FormModal, FormStack } from '../../../components/form-modal';
+import { dayOf, endOfDayIso, EndDateField } from '../../../components/date-field';
 import {
   useAddMember,
   useCandidates,
@@ -35,9 +24,7 @@ import {
   useUpdateMember,
   type DepartmentRole,
 } from '../api/departments-api';
-import { dayOf, endOfDayIso } from './department-format';
 import { displayName } from '../../../lib/format';
-import { ErrorAlert } from '../../../components/query-state';
 
 type Candidate = z.infer<typeof DepartmentCandidateListSchema>['items'][number];
 
@@ -69,17 +56,11 @@ function RoleAndEnd({
           <Radio value="department-manager" label="Manager" />
         </Group>
       </Radio.Group>
-      <DateField
-        label="End date"
-        clearLabel="Clear the end date"
+      <EndDateField
         description="Optional: the role ends after this day."
         placeholder="No end date"
-        clearable
-        valueFormat="D MMM YYYY"
         value={endDate}
         onChange={onEndDate}
-        minDate={dayjs().format('YYYY-MM-DD')}
-        popoverProps={{ withinPortal: true }}
       />
     </>
   );
@@ -95,15 +76,9 @@ export function AddMemberDialog({
   onClose(): void;
 }) {
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title="Add member"
-      size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
-      {opened && <AddMemberForm department={department} onClose={onClose} />}
-    </Modal>
+    <FormModal opened={opened} onClose={onClose} title="Add member" size="lg">
+      <AddMemberForm department={department} onClose={onClose} />
+    </FormModal>
   );
 }
 
@@ -115,111 +90,52 @@ function AddMemberForm({ department, onClose }: { department: DepartmentDetail; 
   const [endDate, setEndDate] = useState<string | null>(null);
   const candidates = useCandidates(department.id, chosen ? '' : debounced);
   const add = useAddMember(department.id);
-  const people = candidates.data ?? [];
+
+  function submit() {
+    if (!chosen) return;
+    add.mutate(
+      { userId: chosen.id, role, expiresAt: endOfDayIso(endDate) },
+      {
+        onSuccess: () => {
+          onClose();
+          notifications.show({
+            color: 'green',
+            message: `${chosen.name} was added to ${department.name}.`,
+          });
+        },
+      },
+    );
+  }
 
   return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (!chosen) return;
-        add.mutate(
-          { userId: chosen.id, role, expiresAt: endOfDayIso(endDate) },
-          {
-            onSuccess: () => {
-              onClose();
-              notifications.show({
-                color: 'green',
-                message: `${chosen.name} was added to ${department.name}.`,
-              });
-            },
-          },
-        );
-      }}
-    >
-      <Stack gap="md">
-        {chosen ? (
-          <Group justify="space-between" wrap="wrap" gap="xs">
-            <Text>
-              {`Adding ${chosen.name} `}
-              <Text span c="dimmed">{`(${chosen.username})`}</Text>
-            </Text>
-            <Button variant="subtle" size="xs" onClick={() => setChosen(null)}>
-              Choose someone else
-            </Button>
-          </Group>
-        ) : (
-          <Stack gap="xs">
-            <TextInput
-              label="Search people"
-              placeholder="Name or username"
-              leftSection={<IconSearch size={16} aria-hidden />}
-              value={search}
-              onChange={(event) => setSearch(event.currentTarget.value)}
-              data-autofocus
-            />
-            {candidates.isError && <ErrorAlert error={candidates.error} />}
-            {debounced !== '' && candidates.isPending && (
-              <Loader size="xs" aria-label="Searching" />
-            )}
-            {debounced !== '' && candidates.isSuccess && people.length === 0 && (
-              <Text size="sm" c="dimmed">
-                Nobody found by that name.
-              </Text>
-            )}
-            {debounced !== '' && people.length > 0 && (
-              <Stack
-                component="ul"
-                gap={2}
-                aria-label="People found"
-                style={{ listStyle: 'none', padding: 0, margin: 0 }}
-              >
-                {people.map((person) => (
-                  <li key={person.id}>
-                    <UnstyledButton
-                      onClick={() => setChosen(person)}
-                      p="xs"
-                      w="100%"
-                      style={{ borderRadius: 'var(--mantine-radius-sm)' }}
-                      aria-label={`Choose ${person.name} (${person.username})${person.member ? ', already a member' : ''}`}
-                    >
-                      <Group justify="space-between" wrap="wrap" gap={4}>
-                        <div>
-                          <Text size="sm">
-                            {person.name}{' '}
-                            <Text span c="dimmed" size="sm">
-                              {person.username}
-                            </Text>
-                          </Text>
-                          <Text size="xs" c="dimmed">
-                            {person.departmentName ?? 'No department'}
-                          </Text>
-                        </div>
-                        {person.member && (
-                          <Badge variant="light" color="gray" tt="none">
-                            Already a member
-                          </Badge>
-                        )}
-                      </Group>
-                    </UnstyledButton>
-                  </li>
-                ))}
-              </Stack>
-            )}
-          </Stack>
-        )}
-        <RoleAndEnd role={role} onRole={setRole} endDate={endDate} onEndDate={setEndDate} />
-        {add.isError && <ErrorAlert error={add.error} />}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={add.isPending} disabled={!chosen}>
-            Add member
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <FormStack onSubmit={submit}>
+      <PersonPicker
+        search={search}
+        onSearch={setSearch}
+        chosen={chosen}
+        onChoose={setChosen}
+        results={{
+          searching: debounced !== '' && candidates.isPending,
+          error: candidates.error,
+          people: debounced !== '' && candidates.isSuccess ? candidates.data : undefined,
+        }}
+        nameOf={(person) => person.name}
+        nobody="Nobody found by that name."
+        labelOf={(person) =>
+          `Choose ${person.name} (${person.username})${person.member ? ', already a member' : ''}`
+        }
+        detailOf={(person) => person.departmentName ?? 'No department'}
+        markOf={(person) =>
+          person.member && (
+            <Badge variant="light" color="gray" tt="none">
+              Already a member
+            </Badge>
+          )
+        }
+      />
+      <RoleAndEnd role={role} onRole={setRole} endDate={endDate} onEndDate={setEndDate} />
+      <FormActions submitLabel="Add member" mutation={add} disabled={!chosen} onCancel={onClose} />
+    </FormStack>
   );
 }
 
@@ -241,50 +157,29 @@ export function EditMemberDialog({
   const [endDate, setEndDate] = useState<string | null>(dayOf(member.expiresAt));
   const update = useUpdateMember(department.id, member.id);
   const name = displayName(member);
+  function submit() {
+    update.mutate(
+      { role, expiresAt: endOfDayIso(endDate) },
+      {
+        onSuccess: () => {
+          onClose();
+          notifications.show({ color: 'green', message: `The role of ${name} was saved.` });
+        },
+      },
+    );
+  }
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={`Role of ${name}`}
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
-      <form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          update.mutate(
-            { role, expiresAt: endOfDayIso(endDate) },
-            {
-              onSuccess: () => {
-                onClose();
-                notifications.show({
-                  color: 'green',
-                  message: `The role of ${name} was saved.`,
-                });
-              },
-            },
-          );
-        }}
-      >
-        <Stack gap="md">
-          {member.source === 'account' && (
-            <Text size="sm" c="dimmed">
-              {`${name} belongs to ${department.name} through their account: that membership stays whatever end date is set here.`}
-            </Text>
-          )}
-          <RoleAndEnd role={role} onRole={setRole} endDate={endDate} onEndDate={setEndDate} />
-          {update.isError && <ErrorAlert error={update.error} />}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={update.isPending}>
-              Save
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormModal opened onClose={onClose} title={`Role of ${name}`}>
+      <FormStack onSubmit={submit}>
+        {member.source === 'account' && (
+          <Text size="sm" c="dimmed">
+            {`${name} belongs to ${department.name} through their account: that membership stays whatever end date is set here.`}
+          </Text>
+        )}
+        <RoleAndEnd role={role} onRole={setRole} endDate={endDate} onEndDate={setEndDate} />
+        <FormActions submitLabel="Save" mutation={update} onCancel={onClose} />
+      </FormStack>
+    </FormModal>
   );
 }
 

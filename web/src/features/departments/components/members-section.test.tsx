@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { buildUser, listOf } from '../../../test/fixtures';
 import { renderApp, signedInAs } from '../../../test/render-app';
 import { buildDepartmentDetail, departmentRoutes, LEE, memberList, MIA, SAM } from '../testing';
-import { endOfDayIso } from './department-format';
+import { endOfDayIso } from '../../../components/date-field';
 
 const student = buildUser({ role: 'student' });
 const manager = buildDepartmentDetail({ can: { manage: true, administer: false } });

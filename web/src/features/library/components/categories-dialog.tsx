@@ -1,9 +1,10 @@
 /** Categories (library.manage): add, rename and delete; the server's refusals show as they are. */
 import type { LibraryCategory } from '@learning-hub/core';
-import { ActionIcon, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { IconCheck, IconPencil, IconTrash, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmModal } from '../../../components/confirm-modal';
+import { FormModal } from '../../../components/form-modal';
 import {
   useCreateCategory,
   useDeleteCategory,
@@ -33,12 +34,7 @@ export function CategoriesDialog({ opened, onClose }: { opened: boolean; onClose
 
   return (
     <>
-      <Modal
-        opened={opened && !deleting}
-        onClose={onClose}
-        title="Categories"
-        closeButtonProps={{ 'aria-label': 'Close' }}
-      >
+      <FormModal opened={opened && !deleting} onClose={onClose} title="Categories">
         <Stack gap="md">
           <form
             noValidate
@@ -92,7 +88,7 @@ export function CategoriesDialog({ opened, onClose }: { opened: boolean; onClose
             </Stack>
           )}
         </Stack>
-      </Modal>
+      </FormModal>
       <ConfirmModal
         opened={!!deleting}
         title="Delete category"

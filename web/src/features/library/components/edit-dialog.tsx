@@ -5,7 +5,7 @@
  * (docs/architecture.md, "Two people editing at once").
  */
 import { LibraryItemUpdateSchema, type LibraryItem } from '@learning-hub/core';
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
@@ -15,16 +15,12 @@ import {
   ItemFields,
   scopeOf,
   tagsError,
-  type ItemFieldErrors,
+  type ItemFormErrors,
   type ItemFieldValues,
 } from './item-fields';
 import { contractErrors } from '../../../lib/form-errors';
-import { SaveErrorAlert, useReloadable } from '../../../components/stale-edit';
-
-interface Errors extends ItemFieldErrors {
-  title?: string | undefined;
-  url?: string | undefined;
-}
+import { FormActions, FormModal, FormStack } from '../../../components/form-modal';
+import { useReloadable } from '../../../components/stale-edit';
 
 export function EditDialog({
   item,
@@ -36,15 +32,9 @@ export function EditDialog({
   onClose(): void;
 }) {
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title="Edit item"
-      size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
-      {opened && <Editing item={item} onClose={onClose} />}
-    </Modal>
+    <FormModal opened={opened} onClose={onClose} title="Edit item" size="lg">
+      <Editing item={item} onClose={onClose} />
+    </FormModal>
   );
 }
 
@@ -72,7 +62,7 @@ function EditForm({
   const [url, setUrl] = useState(item.url ?? '');
   const [descriptionHtml, setDescriptionHtml] = useState(item.descriptionHtml);
   const [fields, setFields] = useState<ItemFieldValues>(() => fieldsOf(item));
-  const [errors, setErrors] = useState<Errors>({});
+  const [errors, setErrors] = useState<ItemFormErrors>({});
 
   function submit() {
     const scope = scopeOf(fields);
@@ -86,7 +76,7 @@ function EditForm({
       revision: item.revision,
     };
     const found = contractErrors(LibraryItemUpdateSchema, body);
-    const next: Errors = {
+    const next: ItemFormErrors = {
       title: found.title,
       url: found.url,
       scope: typeof scope === 'string' ? scope : undefined,
@@ -103,53 +93,37 @@ function EditForm({
   }
 
   return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        submit();
-      }}
-    >
-      <Stack gap="md">
+    <FormStack onSubmit={submit}>
+      <TextInput
+        label="Title"
+        required
+        value={title}
+        onChange={(event) => setTitle(event.currentTarget.value)}
+        error={errors.title}
+      />
+      {item.kind === 'link' && (
         <TextInput
-          label="Title"
+          label="Web address"
           required
-          value={title}
-          onChange={(event) => setTitle(event.currentTarget.value)}
-          error={errors.title}
+          type="url"
+          value={url}
+          onChange={(event) => setUrl(event.currentTarget.value)}
+          error={errors.url}
         />
-        {item.kind === 'link' && (
-          <TextInput
-            label="Web address"
-            required
-            type="url"
-            value={url}
-            onChange={(event) => setUrl(event.currentTarget.value)}
-            error={errors.url}
-          />
-        )}
-        <ItemFields
-          values={fields}
-          onChange={setFields}
-          errors={errors}
-          currentScopeLabel={item.scopeLabel}
-        />
-        <RichTextEditor
-          label="Description"
-          value={descriptionHtml}
-          onChange={setDescriptionHtml}
-          minHeight="8rem"
-        />
-        {update.isError && <SaveErrorAlert error={update.error} onReload={onReload} />}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={update.isPending}>
-            Save
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      )}
+      <ItemFields
+        values={fields}
+        onChange={setFields}
+        errors={errors}
+        currentScopeLabel={item.scopeLabel}
+      />
+      <RichTextEditor
+        label="Description"
+        value={descriptionHtml}
+        onChange={setDescriptionHtml}
+        minHeight="8rem"
+      />
+      <FormActions submitLabel="Save" mutation={update} onReload={onReload} onCancel={onClose} />
+    </FormStack>
   );
 }

@@ -37,6 +37,12 @@ export interface ItemFieldErrors {
   tags?: string | undefined;
 }
 
+/** The complaints of the add-link and edit forms: the title and address, and these fields'. */
+export interface ItemFormErrors extends ItemFieldErrors {
+  title?: string | undefined;
+  url?: string | undefined;
+}
+
 /** The values of an item as it is (for the edit dialog). */
 export function fieldsOf(item: {
   scope: LibraryScope;

@@ -1,6 +1,6 @@
 /** "Add link": a web address as a library item (title, address, scope, category, tags, description). */
 import { LibraryItemCreateSchema } from '@learning-hub/core';
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
@@ -10,29 +10,18 @@ import {
   ItemFields,
   scopeOf,
   tagsError,
-  type ItemFieldErrors,
+  type ItemFormErrors,
   type ItemFieldValues,
 } from './item-fields';
 import { contractErrors } from '../../../lib/form-errors';
 import { href } from '../../../lib/links';
-import { ErrorAlert } from '../../../components/query-state';
-
-interface Errors extends ItemFieldErrors {
-  title?: string | undefined;
-  url?: string | undefined;
-}
+import { FormActions, FormModal, FormStack } from '../../../components/form-modal';
 
 export function LinkDialog({ opened, onClose }: { opened: boolean; onClose(): void }) {
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title="Add link"
-      size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
-      {opened && <LinkForm onClose={onClose} />}
-    </Modal>
+    <FormModal opened={opened} onClose={onClose} title="Add link" size="lg">
+      <LinkForm onClose={onClose} />
+    </FormModal>
   );
 }
 
@@ -43,7 +32,7 @@ function LinkForm({ onClose }: { onClose(): void }) {
   const [url, setUrl] = useState('');
   const [descriptionHtml, setDescriptionHtml] = useState('');
   const [fields, setFields] = useState<ItemFieldValues>(EMPTY_FIELDS);
-  const [errors, setErrors] = useState<Errors>({});
+  const [errors, setErrors] = useState<ItemFormErrors>({});
 
   function submit() {
     const scope = scopeOf(fields);
@@ -56,7 +45,7 @@ function LinkForm({ onClose }: { onClose(): void }) {
       scope: typeof scope === 'string' ? { type: 'everyone' as const } : scope,
     };
     const found = contractErrors(LibraryItemCreateSchema, body);
-    const next: Errors = {
+    const next: ItemFormErrors = {
       title: found.title,
       url: url.trim() === '' ? 'Enter the web address' : found.url,
       scope: typeof scope === 'string' ? scope : undefined,
@@ -73,47 +62,31 @@ function LinkForm({ onClose }: { onClose(): void }) {
   }
 
   return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        submit();
-      }}
-    >
-      <Stack gap="md">
-        <TextInput
-          label="Title"
-          required
-          value={title}
-          onChange={(event) => setTitle(event.currentTarget.value)}
-          error={errors.title}
-        />
-        <TextInput
-          label="Web address"
-          required
-          type="url"
-          placeholder="https://"
-          value={url}
-          onChange={(event) => setUrl(event.currentTarget.value)}
-          error={errors.url}
-        />
-        <ItemFields values={fields} onChange={setFields} errors={errors} />
-        <RichTextEditor
-          label="Description"
-          value={descriptionHtml}
-          onChange={setDescriptionHtml}
-          minHeight="6rem"
-        />
-        {create.isError && <ErrorAlert error={create.error} />}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            Add link
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <FormStack onSubmit={submit}>
+      <TextInput
+        label="Title"
+        required
+        value={title}
+        onChange={(event) => setTitle(event.currentTarget.value)}
+        error={errors.title}
+      />
+      <TextInput
+        label="Web address"
+        required
+        type="url"
+        placeholder="https://"
+        value={url}
+        onChange={(event) => setUrl(event.currentTarget.value)}
+        error={errors.url}
+      />
+      <ItemFields values={fields} onChange={setFields} errors={errors} />
+      <RichTextEditor
+        label="Description"
+        value={descriptionHtml}
+        onChange={setDescriptionHtml}
+        minHeight="6rem"
+      />
+      <FormActions submitLabel="Add link" mutation={create} onCancel={onClose} />
+    </FormStack>
   );
 }

@@ -4,12 +4,13 @@
  * nothing of it (the upload included): the item is reloaded and Try again uploads once more.
  */
 import type { LibraryItem } from '@learning-hub/core';
-import { Alert, Button, Group, Modal, Progress, Stack, Text } from '@mantine/core';
+import { Button, Group, Progress, Stack, Text } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import '@mantine/dropzone/styles.css';
 import { notifications } from '@mantine/notifications';
 import { IconUpload } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
+import { FailedSave, FormModal } from '../../../components/form-modal';
 import { formatBytes } from '../../../lib/format';
 import { discardUpload } from '../../../lib/upload';
 import { isStaleEdit } from '../../../lib/api-client';
@@ -28,14 +29,9 @@ export function ReplaceFileDialog({
   onClose(): void;
 }) {
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title="Replace file"
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
-      {opened && <ReplaceForm item={item} onClose={onClose} />}
-    </Modal>
+    <FormModal opened={opened} onClose={onClose} title="Replace file">
+      <ReplaceForm item={item} onClose={onClose} />
+    </FormModal>
   );
 }
 
@@ -134,11 +130,7 @@ function ReplaceForm({ item, onClose }: { item: LibraryItem; onClose(): void }) 
           aria-label={`Uploading ${file?.name ?? 'the file'}`}
         />
       )}
-      {error && (
-        <Alert color="red" role="alert">
-          {error}
-        </Alert>
-      )}
+      <FailedSave error={error} />
       <Group justify="flex-end">
         <Button
           variant="default"

@@ -11,7 +11,6 @@ import {
   Badge,
   Button,
   Group,
-  Modal,
   Progress,
   Stack,
   Text,
@@ -22,6 +21,7 @@ import '@mantine/dropzone/styles.css';
 import { IconRefresh, IconUpload, IconX } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { FormModal } from '../../../components/form-modal';
 import { formatBytes } from '../../../lib/format';
 import { discardUpload } from '../../../lib/upload';
 import { createLibraryItem, invalidateLists } from '../api/library-api';
@@ -89,14 +89,8 @@ export function UploadDialog({ opened, onClose }: { opened: boolean; onClose(): 
   };
   const requestClose = () => (busy ? setConfirming(true) : close());
   return (
-    <Modal
-      opened={opened}
-      onClose={requestClose}
-      title="Upload files"
-      size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
-      {opened && confirming && (
+    <FormModal opened={opened} onClose={requestClose} title="Upload files" size="lg">
+      {confirming && (
         <Alert color="yellow" title="Stop the uploads?" role="alert" mb="md">
           <Stack gap="sm">
             <Text size="sm">
@@ -113,8 +107,8 @@ export function UploadDialog({ opened, onClose }: { opened: boolean; onClose(): 
           </Stack>
         </Alert>
       )}
-      {opened && <UploadForm onClose={requestClose} onBusyChange={setBusy} />}
-    </Modal>
+      <UploadForm onClose={requestClose} onBusyChange={setBusy} />
+    </FormModal>
   );
 }
 

@@ -3,7 +3,6 @@ import {
   Badge,
   Button,
   Group,
-  Modal,
   Paper,
   Stack,
   Table,
@@ -15,6 +14,7 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { AUTH_METHOD_LABELS } from '../../../lib/auth/auth-method';
 import { formatDateTime } from '../../../lib/format';
+import { ConfirmModal, useConfirmation } from '../../../components/confirm-modal';
 import { Pager } from '../../../components/pager';
 import {
   SESSIONS_PAGE_SIZE,
@@ -24,7 +24,7 @@ import {
 } from '../api/sessions-api';
 import { QueryState } from '../../../components/query-state';
 
-type Pending = { kind: 'one'; session: SessionInfo } | { kind: 'others' } | null;
+type Ending = { kind: 'one'; session: SessionInfo } | { kind: 'others' };
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : 'Something went wrong';
@@ -36,16 +36,15 @@ export function SessionsTable() {
   const sessions = useSessions(page);
   const endSession = useEndSession();
   const endOthers = useEndOtherSessions();
-  const [pending, setPending] = useState<Pending>(null);
   // The one in use is always among them, so any more are others.
   const others = Math.max(0, (sessions.data?.total ?? 0) - 1);
   const busy = endSession.isPending || endOthers.isPending;
 
-  const confirm = async () => {
-    if (!pending) return;
+  // A failure is said in a notification: the dialog closes either way.
+  const ending = useConfirmation(async (which: Ending) => {
     try {
-      if (pending.kind === 'one') {
-        await endSession.mutateAsync(pending.session.id);
+      if (which.kind === 'one') {
+        await endSession.mutateAsync(which.session.id);
         notifications.show({
           color: 'green',
           title: 'Session ended',
@@ -65,10 +64,8 @@ export function SessionsTable() {
         title: 'Could not end the session',
         message: errorMessage(error),
       });
-    } finally {
-      setPending(null);
     }
-  };
+  });
 
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="sessions-heading">
@@ -81,7 +78,7 @@ export function SessionsTable() {
             variant="light"
             color="red"
             disabled={others === 0 || busy}
-            onClick={() => setPending({ kind: 'others' })}
+            onClick={() => ending.ask({ kind: 'others' })}
           >
             End all other sessions
           </Button>
@@ -124,7 +121,7 @@ export function SessionsTable() {
                           size="xs"
                           variant="default"
                           disabled={busy}
-                          onClick={() => setPending({ kind: 'one', session })}
+                          onClick={() => ending.ask({ kind: 'one', session })}
                         >
                           End session
                         </Button>
@@ -146,28 +143,16 @@ export function SessionsTable() {
           />
         )}
       </Stack>
-      <Modal
-        opened={pending !== null}
-        onClose={() => setPending(null)}
-        title={pending?.kind === 'others' ? 'End all other sessions?' : 'End this session?'}
-        centered
+      <ConfirmModal
+        {...ending.props}
+        title={ending.thing?.kind === 'others' ? 'End all other sessions?' : 'End this session?'}
+        confirmLabel={ending.thing?.kind === 'others' ? 'End all other sessions' : 'End session'}
+        danger
       >
-        <Stack gap="md">
-          <Text size="sm">
-            {pending?.kind === 'others'
-              ? 'Every other device signed in to your account will be signed out.'
-              : 'The device using this session will be signed out.'}
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setPending(null)}>
-              Cancel
-            </Button>
-            <Button color="red" loading={busy} onClick={() => void confirm()}>
-              {pending?.kind === 'others' ? 'End all other sessions' : 'End session'}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        {ending.thing?.kind === 'others'
+          ? 'Every other device signed in to your account will be signed out.'
+          : 'The device using this session will be signed out.'}
+      </ConfirmModal>
     </Paper>
   );
 }

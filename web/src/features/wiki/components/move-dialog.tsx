@@ -4,12 +4,12 @@
  * refuses a move under the page itself or one of its own pages.
  */
 import type { WikiPage } from '@learning-hub/core';
-import { Button, Group, Modal, Select, Stack } from '@mantine/core';
+import { Select } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMemo, useState } from 'react';
 import { useMoveWikiPage, useWikiSpaces, useWikiTree } from '../api/wiki-api';
 import { buildTreeNodes, parentOptions } from './space-tree';
-import { ErrorAlert } from '../../../components/query-state';
+import { FormActions, FormModal, FormStack } from '../../../components/form-modal';
 
 /** The Select's value for "no parent". */
 const TOP = '(top)';
@@ -24,9 +24,9 @@ export function MoveDialog({
   onClose(): void;
 }) {
   return (
-    <Modal opened={opened} onClose={onClose} title={`Move “${page.title}”`}>
-      {opened && <MoveForm page={page} onClose={onClose} />}
-    </Modal>
+    <FormModal opened={opened} onClose={onClose} title={`Move “${page.title}”`}>
+      <MoveForm page={page} onClose={onClose} />
+    </FormModal>
   );
 }
 
@@ -56,66 +56,54 @@ function MoveForm({ page, onClose }: { page: WikiPage; onClose(): void }) {
       : siblings.length;
   const chosenPlace = place ?? String(samePlace);
 
+  function submit() {
+    move.mutate(
+      { space, parentId: parent === TOP ? null : parent, position: Number(chosenPlace) },
+      {
+        onSuccess: () => {
+          onClose();
+          notifications.show({ color: 'green', message: `“${page.title}” was moved.` });
+        },
+      },
+    );
+  }
+
   return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        move.mutate(
-          { space, parentId: parent === TOP ? null : parent, position: Number(chosenPlace) },
-          {
-            onSuccess: () => {
-              onClose();
-              notifications.show({ color: 'green', message: `“${page.title}” was moved.` });
-            },
-          },
-        );
-      }}
-    >
-      <Stack gap="md">
-        <Select
-          label="Space"
-          data={spaceOptions}
-          value={space}
-          allowDeselect={false}
-          onChange={(value) => {
-            if (!value) return;
-            setSpace(value);
-            setParent(TOP);
-            setPlace(null);
-          }}
-        />
-        <Select
-          label="Parent page"
-          description="The page it goes under; the pages under it move with it."
-          searchable
-          data={[{ value: TOP, label: 'None (top level)' }, ...parentOptions(nodes, page.id)]}
-          value={parent}
-          allowDeselect={false}
-          disabled={tree.isPending}
-          onChange={(value) => {
-            setParent(value ?? TOP);
-            setPlace(null);
-          }}
-        />
-        <Select
-          label="Place"
-          data={placeOptions}
-          value={chosenPlace}
-          allowDeselect={false}
-          disabled={tree.isPending}
-          onChange={(value) => setPlace(value)}
-        />
-        {move.isError && <ErrorAlert error={move.error} />}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={move.isPending}>
-            Move
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <FormStack onSubmit={submit}>
+      <Select
+        label="Space"
+        data={spaceOptions}
+        value={space}
+        allowDeselect={false}
+        onChange={(value) => {
+          if (!value) return;
+          setSpace(value);
+          setParent(TOP);
+          setPlace(null);
+        }}
+      />
+      <Select
+        label="Parent page"
+        description="The page it goes under; the pages under it move with it."
+        searchable
+        data={[{ value: TOP, label: 'None (top level)' }, ...parentOptions(nodes, page.id)]}
+        value={parent}
+        allowDeselect={false}
+        disabled={tree.isPending}
+        onChange={(value) => {
+          setParent(value ?? TOP);
+          setPlace(null);
+        }}
+      />
+      <Select
+        label="Place"
+        data={placeOptions}
+        value={chosenPlace}
+        allowDeselect={false}
+        disabled={tree.isPending}
+        onChange={(value) => setPlace(value)}
+      />
+      <FormActions submitLabel="Move" mutation={move} onCancel={onClose} />
+    </FormStack>
   );
 }
