@@ -22,21 +22,22 @@ const container = document.getElementById('root');
 if (!container) throw new Error('The #root element is missing from index.html');
 
 const queryClient = createQueryClient();
-// Started from /login's static page (src/login.ts): it has already asked.
-seedAuthConfig(queryClient, peekLoginHandoff()?.config);
-// Every page asks which sign-in methods there are: ask now, while the page's code loads.
-void queryClient.prefetchQuery({
-  queryKey: AUTH_CONFIG_QUERY_KEY,
-  queryFn: fetchAuthConfig,
-  staleTime: AUTH_CONFIG_STALE_MS,
-});
 const root = createRoot(container);
 
-// Evaluating the app's modules, making the router (which starts loading the first page's code
-// when that is lazy) and rendering are each a task of their own rather than one long one: on a
-// phone the three together held the main thread for ~450 ms (docs/front-end.md "Total blocking
-// time").
+// Evaluating the app's modules, asking for the sign-in methods, making the router and rendering
+// are each a task of their own rather than one long one: on a phone they held the main thread
+// for ~450 ms in one go (docs/front-end.md "Total blocking time").
 async function start(): Promise<void> {
+  await nextTask();
+  // Started from /login's static page (src/login.ts): it has already asked.
+  seedAuthConfig(queryClient, peekLoginHandoff()?.config);
+  // Every page asks which sign-in methods there are: ask now (index.html has preloaded the
+  // answer), before anything renders.
+  void queryClient.prefetchQuery({
+    queryKey: AUTH_CONFIG_QUERY_KEY,
+    queryFn: fetchAuthConfig,
+    staleTime: AUTH_CONFIG_STALE_MS,
+  });
   await nextTask();
   const router = createAppRouter();
   await nextTask();
