@@ -6,7 +6,7 @@ import { useCan } from '../../../lib/auth/use-can';
 import { prepareDateTimeFormat } from '../../../lib/format';
 import { nextTask } from '../../../lib/next-task';
 import { errorMessage, prepareDateFormat } from '../../classroom/course-format';
-import { useLearningOverview } from '../../classroom/api/learning-api';
+import { loadLearningContracts, useLearningOverview } from '../../classroom/api/learning-api';
 import { useSignInFailures } from '../api/home-api';
 import { AdminSections } from './admin-sections';
 import { LearnerSections } from './learner-sections';
@@ -56,11 +56,13 @@ export function HomePage() {
   const data = useDeferredValue(overview.data);
   const failuresStatus = useDeferredValue(failures.status);
   const failuresData = useDeferredValue(failures.data);
-  // The sections show dates. The first date formatter loads the locale's data, on a phone one of
-  // the longest pieces of work of the start: made while the answers are on their way, each in a
-  // task of its own, it is not part of the render of the sections (docs/front-end.md "Total
-  // blocking time").
+  // While the answers are on their way (the permissions first, which say whether the overview is
+  // asked for): the overview's contracts load (learning-api.ts), and the date formatters are made,
+  // each in a task of its own. The first formatter loads the locale's data, on a phone one of the
+  // longest pieces of work of the start, which would otherwise be part of the render of the
+  // sections (docs/front-end.md "Total blocking time").
   useEffect(() => {
+    void loadLearningContracts();
     void (async () => {
       await nextTask();
       prepareDateTimeFormat();
