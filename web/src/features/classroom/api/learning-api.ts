@@ -18,7 +18,16 @@ export const LEARNING_OVERVIEW_KEY = [USER_QUERY_PREFIX, 'classroom-courses', 'l
  * (docs/front-end.md "Total blocking time"). The start page asks for them when it starts, so they
  * are there, evaluated in a task of their own, before the overview is asked for.
  */
-export const loadLearningContracts = () => import('@learning-hub/core/contracts/learning');
+const importLearningContracts = () => import('@learning-hub/core/contracts/learning');
+/** Asked for once (until it fails: then again at the next call). */
+let learningContracts: ReturnType<typeof importLearningContracts> | undefined;
+export function loadLearningContracts(): ReturnType<typeof importLearningContracts> {
+  learningContracts ??= importLearningContracts().catch((error: unknown) => {
+    learningContracts = undefined;
+    throw error;
+  });
+  return learningContracts;
+}
 
 /** GET /api/me/learning: the learner's courses, what is due, recent grades, what they teach. */
 export function useLearningOverview(enabled = true) {
