@@ -62,7 +62,8 @@ export function HomePage() {
   // longest pieces of work of the start, which would otherwise be part of the render of the
   // sections (docs/front-end.md "Total blocking time").
   useEffect(() => {
-    void loadLearningContracts();
+    // A failure is the overview query's to report: it asks again.
+    loadLearningContracts().catch(() => undefined);
     void (async () => {
       await nextTask();
       prepareDateTimeFormat();
