@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { firstLoadChunks } from './build/first-load-chunks.ts';
 import { precompress } from './build/precompress.ts';
 import { startChunks } from './build/start-chunks.ts';
 import { VENDOR_CHUNKS } from './build/vendor-chunks.ts';
@@ -35,8 +36,10 @@ function shellStyles(): Plugin {
   };
 }
 
+const firstLoad = firstLoadChunks();
+
 export default defineConfig({
-  plugins: [react(), precompress(), shellStyles(), startChunks()],
+  plugins: [react(), precompress(), shellStyles(), startChunks(), firstLoad.plugin],
   server: {
     port: 5173,
     proxy: { '/api': { target: apiTarget, changeOrigin: false } },
@@ -64,12 +67,16 @@ export default defineConfig({
         // @mantine/core included, is split by the bundler along the lazy imports.
         codeSplitting: {
           includeDependenciesRecursively: false,
-          groups: VENDOR_CHUNKS.map(({ name, test, tags }, i) => ({
-            name,
-            test,
-            ...(tags ? { tags } : {}),
-            priority: VENDOR_CHUNKS.length - i,
-          })),
+          groups: [
+            ...VENDOR_CHUNKS.map(({ name, test, tags }, i) => ({
+              name,
+              test,
+              ...(tags ? { tags } : {}),
+              priority: VENDOR_CHUNKS.length - i,
+            })),
+            // The app's own code of the first load in one chunk (build/first-load-chunks.ts).
+            firstLoad.group,
+          ],
         },
       },
     },

@@ -65,6 +65,20 @@ describe('the first load of /', () => {
     ]);
   });
 
+  it('finds the start page in a chunk of modules (the app chunk) as well as in its own', () => {
+    const chunks = [
+      chunk('main-a.js', {
+        isEntry: true,
+        facadeModuleId: '/repo/web/src/main.tsx',
+        imports: ['app-b.js'],
+      }),
+      chunk('app-b.js', { moduleIds: [HOME, `${CORE}/learning.ts`], imports: ['admin-g.js'] }),
+      chunk('admin-g.js', { moduleIds: [`${CORE}/admin.ts`] }),
+    ];
+    expect(startChunkFiles(chunks).sort()).toEqual(['admin-g.js', 'app-b.js', 'main-a.js']);
+    expect(contractsOutsideStart(chunks)).toEqual(['core/src/contracts/admin.ts (in admin-g.js)']);
+  });
+
   it('fails when the build has no start page or no main entry to check', () => {
     const chunks = build(['learning']).filter((c) => c.facadeModuleId !== HOME);
     expect(() => startChunkFiles(chunks)).toThrow(/found 1 of them/);

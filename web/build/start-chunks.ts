@@ -43,7 +43,9 @@ export function startChunkFiles(chunks: readonly BuiltChunk[]): string[] {
   const roots = chunks.filter(
     (c) =>
       (c.isEntry && c.name === 'main') ||
-      (c.facadeModuleId !== null && START_PAGE_MODULE.test(c.facadeModuleId)),
+      (c.facadeModuleId !== null && START_PAGE_MODULE.test(c.facadeModuleId)) ||
+      // In the `start` chunk (build/first-load-chunks.ts), with the modules only it imports.
+      (c.facadeModuleId === null && c.moduleIds.some((id) => START_PAGE_MODULE.test(id))),
   );
   if (roots.length !== 2) {
     throw new Error(

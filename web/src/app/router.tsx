@@ -7,6 +7,7 @@ import { LIBRARY_CHILD_ROUTES } from '../features/library/routes';
 import { WIKI_CHILD_ROUTES } from '../features/wiki/routes';
 import { LearningLogoutPage } from '../features/auth/components/learning-logout-page';
 import { LoginPage } from '../features/auth/components/login-page';
+import { HomePage } from '../features/home/components/home-page';
 import { ErrorPage } from './error-page';
 import { AppLayout } from './layout/app-layout';
 import { NotFoundPage } from './not-found-page';
@@ -24,7 +25,6 @@ const loadWikiCreator: PageLoaderFn = () =>
 
 /** The built pages, loaded lazily; every other route of core's ROUTES shows the not-built notice. */
 export const BUILT_PAGES: Readonly<Record<string, PageLoaderFn>> = {
-  '/': () => import('../features/home/components/home-page').then((m) => m.HomePage),
   '/departments': () =>
     import('../features/departments/components/departments-page').then((m) => m.DepartmentsPage),
   '/departments/:deptName': () =>
@@ -74,12 +74,14 @@ const CHILD_ROUTES: Readonly<Record<string, RouteObject[]>> = {
 
 /**
  * Pages bundled with the app instead of loaded lazily: the sign-in page, where every visitor who
- * is not signed in starts (its code loads with the app's, not after it: docs/front-end.md), and
- * signing out, which must work when the network (and so any chunk) is gone, which is exactly
- * when a logout call fails.
+ * is not signed in starts, and the start page, where every visitor who is signed in starts (their
+ * code loads with the app's, not after it: docs/front-end.md), and signing out, which must work
+ * when the network (and so any chunk) is gone, which is exactly when a logout call fails. Their
+ * Mantine components' styles are the shell's (app/styles/shell.css).
  */
 const EAGER_PAGES: Readonly<Record<string, ComponentType>> = {
   '/login': LoginPage,
+  '/': HomePage,
   '/learning/logout': LearningLogoutPage,
 };
 

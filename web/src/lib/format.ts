@@ -33,11 +33,20 @@ export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   const time = Date.parse(iso);
   if (Number.isNaN(time)) return '—';
+  prepareDateTimeFormat();
+  return dateTimeFormat!.format(time);
+}
+
+/**
+ * Makes formatDateTime's formatter now, if it is not made yet. A page that will show dates calls it
+ * while it waits for them (the start page), so that the locale's data is loaded in a task of its
+ * own rather than in the middle of rendering the dates.
+ */
+export function prepareDateTimeFormat(): void {
   dateTimeFormat ??= new Intl.DateTimeFormat(undefined, {
     dateStyle: 'medium',
     timeStyle: 'short',
   });
-  return dateTimeFormat.format(time);
 }
 
 /** A byte count in words (1.5 MB). */

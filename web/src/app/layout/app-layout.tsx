@@ -1,8 +1,8 @@
+import type { PublicUser } from '@learning-hub/core';
 import {
   ActionIcon,
   AppShell,
   Badge,
-  Box,
   Burger,
   Button,
   Group,
@@ -18,20 +18,46 @@ import { Link, Outlet, ScrollRestoration, useLocation, useNavigation } from 'rea
 import { useAuth } from '../../lib/auth/auth-context';
 import { useAuthConfig } from '../../lib/auth/auth-config';
 import { AccessNotice } from '../access-notice';
+import { AvatarButton } from './avatar-button';
 
 const NAV_MENU_ID = 'main-navigation';
 
-// The drawer and the account menu load when they are first needed, not with the first page:
-// nobody signed in has an account menu, and the drawer opens only on request (docs/front-end.md).
+// The drawer and the account menu load when they are first needed, not with the first page
+// (docs/front-end.md).
 const loadNavMenu = () => import('./nav-menu');
 const NavMenu = lazy(() => loadNavMenu().then((m) => ({ default: m.NavMenu })));
-const AvatarMenu = lazy(() => import('./avatar-menu').then((m) => ({ default: m.AvatarMenu })));
+const loadAvatarMenu = () => import('./avatar-menu');
+const AvatarMenu = lazy(() => loadAvatarMenu().then((m) => ({ default: m.AvatarMenu })));
 // Search (Spotlight and its styles) loads at its first opening: the button or Ctrl+K / ⌘K.
 const loadSearch = () => import('./search-spotlight');
 const SearchSpotlight = lazy(() => loadSearch().then((m) => ({ default: m.SearchSpotlight })));
 
-/** Holds the avatar's place (its size) until the account menu has loaded: nothing moves. */
-const AVATAR_PLACEHOLDER = <Box w={38} h={38} aria-hidden="true" />;
+/**
+ * The avatar, and its menu from the first press on: until then a plain button that looks and is
+ * named the same (with the closed menu's `aria-haspopup` and `aria-expanded`). The menu (Mantine's
+ * Menu, Popover and floating-ui: a dozen files) is loaded only then, its code starting when the
+ * pointer comes near or the button gets focus, and mounted open. Mounted with the page, it cost
+ * the start page those requests and renders of a popover nobody had opened (docs/front-end.md).
+ */
+function AccountMenu({ user }: { user: PublicUser }) {
+  const [wanted, setWanted] = useState(false);
+  const closed = { user, 'aria-haspopup': 'menu', 'aria-expanded': false } as const;
+  if (!wanted) {
+    return (
+      <AvatarButton
+        {...closed}
+        onClick={() => setWanted(true)}
+        onPointerEnter={() => void loadAvatarMenu()}
+        onFocus={() => void loadAvatarMenu()}
+      />
+    );
+  }
+  return (
+    <Suspense fallback={<AvatarButton {...closed} />}>
+      <AvatarMenu user={user} defaultOpened />
+    </Suspense>
+  );
+}
 
 function ColorSchemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
@@ -137,9 +163,7 @@ export function AppLayout() {
             {signedIn && <SearchButton onOpen={openSearch} />}
             <ColorSchemeToggle />
             {auth.user && auth.isAuthenticated ? (
-              <Suspense fallback={AVATAR_PLACEHOLDER}>
-                <AvatarMenu user={auth.user} />
-              </Suspense>
+              <AccountMenu user={auth.user} />
             ) : (
               // Not on the sign-in page itself, where it would lead nowhere (docs/spec-readings.md).
               !onLoginPage && (

@@ -1,16 +1,20 @@
 import type { PublicUser } from '@learning-hub/core';
-import { Avatar, Box, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Box, Menu, Text } from '@mantine/core';
 import { IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { useAuth } from '../../lib/auth/auth-context';
 import { browserNavigation } from '../../lib/browser';
-import { displayName, initials } from '../../lib/format';
+import { displayName } from '../../lib/format';
+import { AvatarButton } from './avatar-button';
 
 /** Shown for a user with no department (spec §2). */
 export const NO_DEPARTMENT_LABEL = 'Student';
 
-/** The avatar and its menu: name, department, Profile Settings and Logout (spec §2). */
-export function AvatarMenu({ user }: { user: PublicUser }) {
+/**
+ * The avatar and its menu: name, department, Profile Settings and Logout (spec §2). Loaded and
+ * mounted when the menu is first wanted, then open (`defaultOpened`; app-layout.tsx).
+ */
+export function AvatarMenu({ user, defaultOpened }: { user: PublicUser; defaultOpened?: boolean }) {
   const auth = useAuth();
   const navigate = useNavigate();
   const name = displayName(user);
@@ -31,17 +35,15 @@ export function AvatarMenu({ user }: { user: PublicUser }) {
   return (
     // No initial-focus placeholder: that focusable role=presentation div is not an allowed child
     // of role=menu (axe: aria-required-children).
-    <Menu position="bottom-end" width={240} withArrow withInitialFocusPlaceholder={false}>
+    <Menu
+      position="bottom-end"
+      width={240}
+      withArrow
+      withInitialFocusPlaceholder={false}
+      defaultOpened={defaultOpened}
+    >
       <Menu.Target>
-        {/* The name contains the visible initials (axe: label-content-name-mismatch). */}
-        <UnstyledButton
-          aria-label={`Account menu for ${name}, ${initials(user)}`}
-          style={{ borderRadius: '50%' }}
-        >
-          <Avatar color="brand" radius="xl" alt={name}>
-            {initials(user)}
-          </Avatar>
-        </UnstyledButton>
+        <AvatarButton user={user} />
       </Menu.Target>
       <Menu.Dropdown>
         {/* Plain divs: a paragraph is not an allowed child of role=menu. */}

@@ -32,8 +32,13 @@ export function formatDate(iso: string | null | undefined): string {
   if (!iso) return '—';
   const time = Date.parse(iso);
   if (Number.isNaN(time)) return '—';
+  prepareDateFormat();
+  return dateFormat!.format(time);
+}
+
+/** Makes formatDate's formatter now, if it is not made yet (see lib/format.ts's prepareDateTimeFormat). */
+export function prepareDateFormat(): void {
   dateFormat ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-  return dateFormat.format(time);
 }
 
 /** `45 min`, `1 h 30 min`; '' for none. */

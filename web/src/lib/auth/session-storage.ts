@@ -42,15 +42,26 @@ function storage(): Storage | null {
   }
 }
 
+/**
+ * The last value parsed and what it gave: the session is read before every request and by the
+ * auth state, and checking the user against its schema each time was a good part of the work of
+ * starting a request on a phone (docs/front-end.md "Total blocking time").
+ */
+let lastParsed: { raw: string; session: StoredSession | null } | null = null;
+
 /** Parses a stored value; null when absent or malformed. Does not look at expiry. */
 export function parseStoredSession(raw: string | null): StoredSession | null {
   if (!raw) return null;
+  if (lastParsed?.raw === raw) return lastParsed.session;
+  let session: StoredSession | null;
   try {
     const parsed = StoredSessionSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
+    session = parsed.success ? parsed.data : null;
   } catch {
-    return null;
+    session = null;
   }
+  lastParsed = { raw, session };
+  return session;
 }
 
 export function isSessionExpired(session: Pick<StoredSession, 'expiresAt'>, now = Date.now()) {

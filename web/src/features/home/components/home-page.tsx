@@ -1,10 +1,12 @@
 import { findRoute, type LearningOverview } from '@learning-hub/core';
 import { Alert, Loader, Stack, Text, Title } from '@mantine/core';
-import { lazy, Suspense, useDeferredValue } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect } from 'react';
 import { useAuth } from '../../../lib/auth/auth-context';
 import { useCan } from '../../../lib/auth/use-can';
-import { errorMessage } from '../../classroom/course-format';
-import { useLearningOverview } from '../../classroom/api/learning-api';
+import { prepareDateTimeFormat } from '../../../lib/format';
+import { nextTask } from '../../../lib/next-task';
+import { errorMessage, prepareDateFormat } from '../../classroom/course-format';
+import { loadLearningContracts, useLearningOverview } from '../../classroom/api/learning-api';
 import { useSignInFailures } from '../api/home-api';
 import { AdminSections } from './admin-sections';
 import { LearnerSections } from './learner-sections';
@@ -54,6 +56,21 @@ export function HomePage() {
   const data = useDeferredValue(overview.data);
   const failuresStatus = useDeferredValue(failures.status);
   const failuresData = useDeferredValue(failures.data);
+  // While the answers are on their way (the permissions first, which say whether the overview is
+  // asked for): the overview's contracts load (learning-api.ts), and the date formatters are made,
+  // each in a task of its own. The first formatter loads the locale's data, on a phone one of the
+  // longest pieces of work of the start, which would otherwise be part of the render of the
+  // sections (docs/front-end.md "Total blocking time").
+  useEffect(() => {
+    // A failure is the overview query's to report: it asks again.
+    loadLearningContracts().catch(() => undefined);
+    void (async () => {
+      await nextTask();
+      prepareDateTimeFormat();
+      await nextTask();
+      prepareDateFormat();
+    })();
+  }, []);
   if (!user) return null;
   // The admin's sections wait for the sections above them, so nothing is pushed down when those
   // arrive (docs/front-end.md: layout shift).
