@@ -34,7 +34,7 @@ async function addressSeen(trustProxy: string, remoteAddress: string): Promise<s
     headers: bearer(token),
   });
   expect(res.statusCode).toBe(200);
-  const { sessions } = res.json() as { sessions: { ipAddress: string | null }[] };
+  const { items: sessions } = res.json() as { items: { ipAddress: string | null }[] };
   expect(sessions).toHaveLength(1);
   return sessions[0]?.ipAddress ?? '';
 }

@@ -234,22 +234,27 @@ describe.skipIf(!available)(`the content lifecycle over a fake adapter (${TEST_D
     expect(await lifecycle.setFollowing(a, 'r1', true, AT)).toEqual({
       following: true,
       followerCount: 1,
+      created: true,
     });
     expect(await lifecycle.setFollowing(a, 'r1', true, AT)).toEqual({
       following: true,
       followerCount: 1,
+      created: false,
     });
     expect(await lifecycle.setFollowing(a, 'r2', true, AT)).toEqual({
       following: true,
       followerCount: 2,
+      created: true,
     });
     expect(await lifecycle.setFollowing(a, 'r1', false, AT)).toEqual({
       following: false,
       followerCount: 1,
+      created: false,
     });
     expect(await lifecycle.setFollowing(a, 'r1', false, AT)).toEqual({
       following: false,
       followerCount: 1,
+      created: false,
     });
     await lifecycle.trash(a, 'admin', AT);
     expect(await refusal(lifecycle.setFollowing(await thing('a'), 'r1', true, AT))).toEqual({
