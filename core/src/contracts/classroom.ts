@@ -472,8 +472,10 @@ export const GradeOverrideSchema = z.strictObject({
   feedbackHtml: richText('The feedback').optional(),
 });
 
-/** A grade's history (every revision, newest first). */
-export const GradeHistorySchema = z.object({ grades: z.array(GradeSchema) });
+/** GET …/grades/{userId}/history: a page of a grade's revisions, newest first. */
+export const GradeHistoryQuerySchema = pageQuery({ defaultSize: 25, maxSize: 100 });
+/** A grade's history (its revisions, newest first). */
+export const GradeHistorySchema = pageOf(GradeSchema);
 
 /** GET /api/courses/{courseId}/grades: the gradebook (all learners, or only the viewer's row). */
 export const GradebookSchema = z.object({

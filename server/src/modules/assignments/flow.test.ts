@@ -181,7 +181,7 @@ describe.skipIf(!available)(`assignments: the whole flow (${TEST_DB_KIND})`, () 
       'GET',
       `/api/assignments/${assignment.id}/grades/${alice.id}/history`,
     );
-    expect(hiddenHistory.json()).toEqual({ grades: [] });
+    expect(hiddenHistory.json()).toEqual({ items: [], total: 0, page: 1, pageSize: 25 });
 
     // Released: now she does.
     const release = await call(teacher, 'PATCH', `/api/assignments/${assignment.id}`, {
@@ -209,7 +209,16 @@ describe.skipIf(!available)(`assignments: the whole flow (${TEST_DB_KIND})`, () 
       `/api/assignments/${assignment.id}/grades/${alice.id}/history`,
     );
     expect(history.statusCode).toBe(200);
-    expect(history.json().grades.map((g: { points: number }) => g.points)).toEqual([92, 88]);
+    expect(history.json().items.map((g: { points: number }) => g.points)).toEqual([92, 88]);
+    // Paged like every list: the second page of one holds the first grade.
+    const older = await call(
+      alice,
+      'GET',
+      `/api/assignments/${assignment.id}/grades/${alice.id}/history?page=2&pageSize=1`,
+    );
+    expect(older.json()).toMatchObject({ total: 2, page: 2, pageSize: 1 });
+    expect(older.json().items.map((g: { points: number }) => g.points)).toEqual([88]);
+    expect(older.headers.link).toContain('rel="prev"');
     const book = await call(teacher, 'GET', `/api/courses/${courseId}/grades`);
     expect(book.statusCode).toBe(200);
     expect(book.json()).toMatchObject({ courseId, total: 2 });

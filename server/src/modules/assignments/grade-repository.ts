@@ -92,17 +92,24 @@ export async function listGradeHistory(
   db: Db,
   assignmentId: string,
   userId: string,
-): Promise<GradeRecord[]> {
-  const rows = await db
+  window: { offset: number; limit: number },
+): Promise<{ rows: GradeRecord[]; total: number }> {
+  const revisions = db
     .selectFrom('grade_history')
-    .leftJoin('users', 'users.id', 'grade_history.graded_by')
-    .selectAll('grade_history')
-    .select(['users.firstname', 'users.lastname'])
     .where('grade_history.assignment_id', '=', assignmentId)
-    .where('grade_history.user_id', '=', userId)
-    .orderBy('grade_history.revision', 'desc')
-    .execute();
-  return rows.map(toRecord);
+    .where('grade_history.user_id', '=', userId);
+  const [rows, count] = await Promise.all([
+    revisions
+      .leftJoin('users', 'users.id', 'grade_history.graded_by')
+      .selectAll('grade_history')
+      .select(['users.firstname', 'users.lastname'])
+      .orderBy('grade_history.revision', 'desc')
+      .offset(window.offset)
+      .limit(window.limit)
+      .execute(),
+    revisions.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map(toRecord), total: Number(count.n) };
 }
 
 export interface GradeChange {

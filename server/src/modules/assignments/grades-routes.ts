@@ -7,6 +7,7 @@ import {
   AppError,
   GradebookQuerySchema,
   GradebookSchema,
+  GradeHistoryQuerySchema,
   GradeHistorySchema,
   GradeOverrideSchema,
   GradeSchema,
@@ -225,13 +226,14 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
         tags: ['assignments'],
         summary: 'A grade’s history',
         description:
-          'Every revision, newest first. grade.view_all in the course: anyone’s; otherwise only ' +
+          'Its revisions, newest first, a page at a time. grade.view_all in the course: anyone’s; otherwise only ' +
           'one’s own, and only once the grades are released (empty before).',
         params: HistoryParams,
+        querystring: GradeHistoryQuerySchema,
         response: { 200: GradeHistorySchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { assignment, course, access } = await visibleAssignment(
         app,
         request,
@@ -241,14 +243,23 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
       requireLearn(access);
       const user = currentUser(request);
       const sid = sessionOf(request);
+      const { page, pageSize } = request.query;
       const all = access.can('grade.view_all');
       if (!all) {
         if (request.params.userId !== user.id) throw new AppError('FORBIDDEN', ONLY_OWN_GRADES);
         requirePermission(app, user, course.id, 'grade.view_own');
-        if (!assignment.gradesReleased) return { grades: [] };
+        if (!assignment.gradesReleased) {
+          return sendPage(request, reply, { items: [], total: 0, page, pageSize });
+        }
       }
-      const history = await listGradeHistory(db, assignment.id, request.params.userId);
-      return { grades: history.map((g) => toGrade(app, g, assignment, sid)) };
+      const { rows, total } = await listGradeHistory(
+        db,
+        assignment.id,
+        request.params.userId,
+        pageWindow(request.query),
+      );
+      const items = rows.map((g) => toGrade(app, g, assignment, sid));
+      return sendPage(request, reply, { items, total, page, pageSize });
     },
   );
 

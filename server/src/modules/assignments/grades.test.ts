@@ -247,7 +247,7 @@ describe.skipIf(!available)(`assignments: grades and the gradebook (${TEST_DB_KI
       'GET',
       `/api/assignments/${id}/grades/${room.alice.id}/history`,
     );
-    const revisions = history.json().grades.map((g: { revision: number }) => g.revision);
+    const revisions = history.json().items.map((g: { revision: number }) => g.revision);
     expect(revisions).toEqual(Array.from({ length: ok.length }, (_, i) => ok.length - i));
     const current = await ctx.database.db
       .selectFrom('grades')
@@ -255,7 +255,7 @@ describe.skipIf(!available)(`assignments: grades and the gradebook (${TEST_DB_KI
       .where('assignment_id', '=', id)
       .executeTakeFirstOrThrow();
     expect(Number(current.revision)).toBe(ok.length);
-    expect(Number(current.points)).toBe(history.json().grades[0].points);
+    expect(Number(current.points)).toBe(history.json().items[0].points);
   });
 
   it('exports CSV with formulas neutralised and quoting by RFC 4180', async () => {

@@ -82,7 +82,7 @@ describe.skipIf(!available)(`assignments: releasing grades (${TEST_DB_KIND})`, (
       listed: listed[0] ?? null,
       gradebook:
         (book.json().items[0].grades[assignmentId] as { points: number } | null)?.points ?? null,
-      history: (history.json().grades as { points: number }[]).map((g) => g.points),
+      history: (history.json().items as { points: number }[]).map((g) => g.points),
       recent: (overview.json().recentGrades as { assignmentId: string; points: number }[])
         .filter((g) => g.assignmentId === assignmentId)
         .map((g) => g.points),

@@ -21,6 +21,7 @@ import {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, isStaleEdit } from '../../../lib/api-client';
 import { USER_QUERY_PREFIX } from '../../../lib/auth/auth-context';
+import { queryString } from '../../../lib/query-string';
 
 export { formatBytes } from '../../../lib/format';
 
@@ -157,18 +158,23 @@ export function useGradeSubmission() {
   });
 }
 
-/** GET /api/assignments/:assignmentId/grades/:userId/history (newest first). */
-export function useGradeHistory(assignmentId: string, userId: string | null) {
+/** Revisions of a grade a page. */
+export const GRADE_HISTORY_PAGE_SIZE = 25;
+
+/** GET /api/assignments/:assignmentId/grades/:userId/history: one page, newest first. */
+export function useGradeHistory(assignmentId: string, userId: string | null, page = 1) {
   return useQuery({
-    queryKey: assignmentKeys.history(assignmentId, userId ?? ''),
+    queryKey: [...assignmentKeys.history(assignmentId, userId ?? ''), page],
     queryFn: () =>
-      api
-        .get(
-          `/api/assignments/${enc(assignmentId)}/grades/${enc(userId ?? '')}/history`,
-          GradeHistorySchema,
-        )
-        .then((r) => r.grades),
+      api.get(
+        `/api/assignments/${enc(assignmentId)}/grades/${enc(userId ?? '')}/history${queryString({
+          page,
+          pageSize: GRADE_HISTORY_PAGE_SIZE,
+        })}`,
+        GradeHistorySchema,
+      ),
     enabled: userId !== null,
+    placeholderData: keepPreviousData,
   });
 }
 

@@ -58,9 +58,9 @@ function open(search: string) {
   const fetchMock = signedInAs(buildUser({ role: 'instructor' }), {
     'GET /api/assignments/assignment-1': { body: buildAssignmentDetail({ toGrade: 1 }) },
     'GET /api/assignments/assignment-1/submissions': { body: { ...listOf([sam, ann]) } },
-    'GET /api/assignments/assignment-1/grades/user-ann/history': { body: { grades: [] } },
+    'GET /api/assignments/assignment-1/grades/user-ann/history': { body: listOf([]) },
     'GET /api/assignments/assignment-1/grades/user-student/history': {
-      body: { grades: [buildGrade({ points: 12, revision: 2 }), buildGrade({ points: 9 })] },
+      body: listOf([buildGrade({ points: 12, revision: 2 }), buildGrade({ points: 9 })]),
     },
     'PUT /api/submissions/submission-a/grade': {
       body: buildGrade({ userId: 'user-ann', submissionId: 'submission-a', points: 18 }),
@@ -124,7 +124,7 @@ describe('classroom: grading', () => {
     const fetchMock = signedInAs(buildUser({ role: 'instructor' }), {
       'GET /api/assignments/assignment-1': () => ({ body: detail() }),
       'GET /api/assignments/assignment-1/submissions': { body: { ...listOf([ann]) } },
-      'GET /api/assignments/assignment-1/grades/user-ann/history': { body: { grades: [] } },
+      'GET /api/assignments/assignment-1/grades/user-ann/history': { body: listOf([]) },
       'PUT /api/submissions/submission-a/grade': {
         body: buildGrade({ userId: 'user-ann', submissionId: 'submission-a', released: false }),
       },
@@ -157,7 +157,7 @@ describe('classroom: grading', () => {
         body: buildAssignmentDetail({ toGrade: 0, canReleaseGrades: false, unreleasedGrades: 2 }),
       },
       'GET /api/assignments/assignment-1/submissions': { body: { ...listOf([ann]) } },
-      'GET /api/assignments/assignment-1/grades/user-ann/history': { body: { grades: [] } },
+      'GET /api/assignments/assignment-1/grades/user-ann/history': { body: listOf([]) },
     });
     renderApp(`${BASE}?submission=submission-a`);
     await findHeading('Grade: Trace report');

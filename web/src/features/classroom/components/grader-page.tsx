@@ -31,6 +31,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { RichTextEditor } from '../../../components/rich-text/rich-text-editor';
 import { RichTextView } from '../../../components/rich-text/rich-text-view';
 import {
+  GRADE_HISTORY_PAGE_SIZE,
   useAssignment,
   useGradeHistory,
   useGradeSubmission,
@@ -46,6 +47,7 @@ import { fieldErrors, firstError } from '../../../lib/form-errors';
 import { href } from '../../../lib/links';
 import { QueryState, ErrorAlert } from '../../../components/query-state';
 import { FormStack } from '../../../components/form-modal';
+import { Pager } from '../../../components/pager';
 
 interface Learner {
   userId: string;
@@ -281,7 +283,9 @@ function GradeForm({
 }
 
 function GradeHistoryList({ assignmentId, userId }: { assignmentId: string; userId: string }) {
-  const history = useGradeHistory(assignmentId, userId);
+  const [page, setPage] = useState(1);
+  const history = useGradeHistory(assignmentId, userId, page);
+  const grades = history.data?.items;
   return (
     <section aria-labelledby="history-heading">
       <Title order={2} size="h3" id="history-heading" mb="xs">
@@ -292,10 +296,10 @@ function GradeHistoryList({ assignmentId, userId }: { assignmentId: string; user
         label="Loading the grade history"
         errorTitle="Couldn't load the history"
       />
-      {history.data && history.data.length === 0 && <Text c="dimmed">Not graded yet.</Text>}
-      {history.data && history.data.length > 0 && (
+      {grades && grades.length === 0 && <Text c="dimmed">Not graded yet.</Text>}
+      {grades && grades.length > 0 && (
         <List aria-label="Grade history">
-          {history.data.map((g) => (
+          {grades.map((g) => (
             <List.Item key={g.revision}>
               {`${g.points} / ${g.maxPoints} by ${g.gradedByName}, ${formatDateTime(g.gradedAt)}${
                 g.override ? ' (gradebook override)' : ''
@@ -303,6 +307,15 @@ function GradeHistoryList({ assignmentId, userId }: { assignmentId: string; user
             </List.Item>
           ))}
         </List>
+      )}
+      {history.data && (
+        <Pager
+          label="Grade history pages"
+          page={page}
+          total={history.data.total}
+          pageSize={GRADE_HISTORY_PAGE_SIZE}
+          onChange={setPage}
+        />
       )}
     </section>
   );
