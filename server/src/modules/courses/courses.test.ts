@@ -599,7 +599,9 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
       roles: ['course-student'],
       endsAt: new Date(ctx.clock.now() + DAY).toISOString(),
     });
-    expect(added.statusCode).toBe(200);
+    // Kim was no participant: the PUT made her one (201, with her participant's URL).
+    expect(added.statusCode).toBe(201);
+    expect(added.headers.location).toBe(`${url}/participants/${p.kim.id}`);
     expect(added.json()).toMatchObject({
       id: p.kim.id,
       roles: ['course-student'],
@@ -607,6 +609,12 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
     });
     expect((await priya.get(`${url}/candidates?search=k`)).json().items).toEqual([]);
     expect((await as(ctx, p.kim).get(url)).json().viewer.enrolled).toBe(true);
+    // Changing her roles or end changes a participant: 200.
+    const changed = await priya.put(`${url}/participants/${p.kim.id}`, {
+      roles: ['course-student'],
+      endsAt: new Date(ctx.clock.now() + 2 * DAY).toISOString(),
+    });
+    expect(changed.statusCode).toBe(200);
 
     const own = await priya.put(`${url}/participants/${p.priya.id}`, { roles: ['course-student'] });
     expect(own.statusCode).toBe(403);
@@ -634,7 +642,11 @@ describe.skipIf(!available)(`courses (${TEST_DB_KIND})`, () => {
       .orderBy('occurred_at')
       .orderBy('id')
       .execute();
-    expect(actions.map((a) => a.action)).toEqual(['assignment.create', 'assignment.remove']);
+    expect(actions.map((a) => a.action)).toEqual([
+      'assignment.create',
+      'assignment.replace',
+      'assignment.remove',
+    ]);
   });
 
   it('keeps a learner the staff removed or ended from enrolling themselves again', async () => {

@@ -337,7 +337,7 @@ export async function setParticipant(
     registry: RoleRegistry;
     now: number;
   },
-): Promise<ContextAssignment> {
+): Promise<{ assignment: ContextAssignment; created: boolean }> {
   const { courseId, target, now } = input;
   const at = new Date(now).toISOString();
   const context = courseContext(courseId);
@@ -388,7 +388,8 @@ export async function setParticipant(
         ...(previous ? { previous: { roles: previous.roles, expiresAt: previous.expiresAt } } : {}),
       },
     );
-    return next;
+    // Not a participant in force before: this made them one (a PUT that creates answers 201).
+    return { assignment: next, created: current === null };
   });
 }
 

@@ -273,7 +273,7 @@ describe.skipIf(!available)(`learning overview (${TEST_DB_KIND})`, () => {
       `/api/courses/${splicing.courseId}/participants/${p.kim.id}`,
       { roles: ['course-assistant'] },
     );
-    expect(assist.statusCode).toBe(200);
+    expect(assist.statusCode).toBe(201);
     await insertAssignmentRow(ctx, { id: 'log', courseId: splicing.courseId, title: 'Splice log' });
     await insertAssignmentRow(ctx, { id: 'trace', courseId: otdr.courseId, title: 'Trace' });
     await insertSubmissionRow(ctx, {

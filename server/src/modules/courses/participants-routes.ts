@@ -272,18 +272,20 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
     {
       config: inCourse('course.manage_participants', {
         ...PARTICIPANT_REFUSALS,
+        201: createdAnswer('/api/courses/<courseId>/participants/<userId>', 'Now a participant.'),
         400: ['The end must be in the future.'],
       }),
       schema: {
         operationId: 'updateCourseParticipant',
         tags: ['courses'],
-        summary: 'Set a person’s course roles and when they end',
+        summary:
+          'Set a person’s course roles and when they end (201 when this makes them a participant)',
         params: ParticipantParams,
         body: ParticipantSetSchema,
-        response: { 200: ParticipantSchema },
+        response: { 200: ParticipantSchema, 201: ParticipantSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const at = now();
       const { course, user } = await visibleCourse(app, db, request, request.params.courseId, at);
       if (course.state === 'archived') {
@@ -295,7 +297,7 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
       if (endsAt !== null && Date.parse(endsAt) <= at) {
         throw new AppError('VALIDATION_ERROR', 'The end must be in the future.');
       }
-      await setParticipant(db, {
+      const { created } = await setParticipant(db, {
         courseId: course.id,
         actor: actorOf(request),
         actorSubject: actorSubject(user),
@@ -307,6 +309,7 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
       });
       const [participant] = await participantsOf(course.id, at, target.id);
       if (!participant) throw new AppError('NOT_FOUND', 'User not found');
+      if (created) reply.code(201).header('location', request.url);
       return participant;
     },
   );
