@@ -1,6 +1,7 @@
 import { STORAGE_KEYS } from '@learning-hub/core';
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { PHONE_QUERY } from '../../../lib/use-phone';
 import { buildMe, buildSessionInfo, buildUser } from '../../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
 
@@ -201,6 +202,23 @@ describe('profile settings: sessions', () => {
     expect(within(rows[0]!).queryByRole('button', { name: 'End session' })).not.toBeInTheDocument();
     expect(within(rows[1]!).getByText('Phone Browser')).toBeInTheDocument();
     expect(within(rows[1]!).getByText('Local account')).toBeInTheDocument();
+  });
+
+  it('shows one card per session on a phone, with the same End session', async () => {
+    const matchMedia = window.matchMedia;
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      ...matchMedia(query),
+      matches: query === PHONE_QUERY,
+    }));
+    signedInAs(student, sessionRoutes);
+    renderApp('/profile-settings');
+    const list = await screen.findByRole('list', { name: 'Active sessions' });
+    expect(screen.queryByRole('table', { name: 'Active sessions' })).not.toBeInTheDocument();
+    const [mine, phone] = within(list).getAllByRole('listitem');
+    expect(mine).toHaveTextContent('This device');
+    expect(phone).toHaveTextContent('User agentPhone Browser');
+    expect(phone).toHaveTextContent('Address10.0.0.9');
+    expect(within(phone!).getByRole('button', { name: 'End session' })).toBeInTheDocument();
   });
 
   it('ends one session after confirmation', async () => {

@@ -1,20 +1,11 @@
 import type { SessionInfo } from '@learning-hub/core';
-import {
-  Badge,
-  Button,
-  Group,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { AUTH_METHOD_LABELS } from '../../../lib/auth/auth-method';
 import { formatDateTime } from '../../../lib/format';
 import { ConfirmModal, useConfirmation } from '../../../components/confirm-modal';
+import { DataList, type DataListColumn } from '../../../components/data-list';
 import { Pager } from '../../../components/pager';
 import {
   SESSIONS_PAGE_SIZE,
@@ -25,6 +16,23 @@ import {
 import { QueryState } from '../../../components/query-state';
 
 type Ending = { kind: 'one'; session: SessionInfo } | { kind: 'others' };
+
+/** A table on a wide screen, a card per session on a phone (components/data-list.tsx). */
+const COLUMNS: readonly DataListColumn<SessionInfo>[] = [
+  { header: 'Method', cell: (s) => AUTH_METHOD_LABELS[s.method], card: 'title' },
+  { header: 'Started', cell: (s) => formatDateTime(s.createdAt) },
+  { header: 'Last used', cell: (s) => formatDateTime(s.lastUsedAt) },
+  { header: 'Address', cell: (s) => s.ipAddress ?? '—' },
+  {
+    header: 'User agent',
+    cell: (s) => (
+      <Text size="sm" lineClamp={2} maw={280} title={s.userAgent ?? undefined}>
+        {s.userAgent ?? '—'}
+      </Text>
+    ),
+    wrapAnywhere: true,
+  },
+];
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : 'Something went wrong';
@@ -85,53 +93,29 @@ export function SessionsTable() {
         </Group>
         <QueryState query={sessions} label="Loading sessions" />
         {sessions.data && (
-          <Table.ScrollContainer minWidth={720}>
-            <Table striped verticalSpacing="sm" aria-labelledby="sessions-heading">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">Method</Table.Th>
-                  <Table.Th scope="col">Started</Table.Th>
-                  <Table.Th scope="col">Last used</Table.Th>
-                  <Table.Th scope="col">Address</Table.Th>
-                  <Table.Th scope="col">User agent</Table.Th>
-                  <Table.Th scope="col">
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {sessions.data.items.map((session) => (
-                  <Table.Tr key={session.id}>
-                    <Table.Td>{AUTH_METHOD_LABELS[session.method]}</Table.Td>
-                    <Table.Td>{formatDateTime(session.createdAt)}</Table.Td>
-                    <Table.Td>{formatDateTime(session.lastUsedAt)}</Table.Td>
-                    <Table.Td>{session.ipAddress ?? '—'}</Table.Td>
-                    <Table.Td maw={280}>
-                      <Text size="sm" lineClamp={2} title={session.userAgent ?? undefined}>
-                        {session.userAgent ?? '—'}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      {session.current ? (
-                        <Badge variant="light" tt="none">
-                          This device
-                        </Badge>
-                      ) : (
-                        <Button
-                          size="xs"
-                          variant="default"
-                          disabled={busy}
-                          onClick={() => ending.ask({ kind: 'one', session })}
-                        >
-                          End session
-                        </Button>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataList
+            rows={sessions.data.items}
+            rowKey={(session) => session.id}
+            columns={COLUMNS}
+            labelledBy="sessions-heading"
+            minWidth={720}
+            actions={(session) =>
+              session.current ? (
+                <Badge variant="light" tt="none">
+                  This device
+                </Badge>
+              ) : (
+                <Button
+                  size="xs"
+                  variant="default"
+                  disabled={busy}
+                  onClick={() => ending.ask({ kind: 'one', session })}
+                >
+                  End session
+                </Button>
+              )
+            }
+          />
         )}
         {sessions.data && (
           <Pager
