@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import dayjs from 'dayjs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { PHONE_QUERY } from '../../../lib/use-phone';
 import { buildCourseDetail, teacherViewer } from '../../../test/classroom-fixtures';
 import { buildUser, listOf } from '../../../test/fixtures';
 import { renderApp, signedInAs } from '../../../test/render-app';
@@ -60,6 +61,24 @@ describe('participants', () => {
     expect(within(rows[1]!).getByText('No end')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Add people' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Remove/ })).not.toBeInTheDocument();
+  });
+
+  it('shows one card per person on a phone, with the same actions', async () => {
+    const matchMedia = window.matchMedia;
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      ...matchMedia(query),
+      matches: query === PHONE_QUERY,
+    }));
+    signedInAs(instructor, routes());
+    renderApp('/classroom/course-1?tab=participants');
+    const list = await screen.findByRole('list', { name: 'Participants' });
+    expect(screen.queryByRole('table', { name: 'Participants' })).not.toBeInTheDocument();
+    const [lee] = within(list).getAllByRole('listitem');
+    expect(lee).toHaveTextContent('Lee Learner');
+    expect(lee).toHaveTextContent('Student');
+    expect(
+      within(lee!).getByRole('button', { name: 'Change roles of Lee Learner' }),
+    ).toBeInTheDocument();
   });
 
   it('adds a person found by search with the chosen roles and end date', async () => {

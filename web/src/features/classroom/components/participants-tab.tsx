@@ -1,5 +1,6 @@
 import { COURSE_ROLE_IDS, type CourseDetail, type CourseRole } from '@learning-hub/core';
-import { Badge, Button, Checkbox, Group, Progress, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Progress, Stack, Text } from '@mantine/core';
+import { DataList, type DataListColumn } from '../../../components/data-list';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconUserPlus } from '@tabler/icons-react';
@@ -200,6 +201,55 @@ function RemoveParticipantModal({
   );
 }
 
+/** A table on a wide screen, a card per person on a phone (components/data-list.tsx). */
+const PARTICIPANT_COLUMNS: readonly DataListColumn<Member>[] = [
+  {
+    header: 'Name',
+    cell: (member) => (
+      <>
+        <Text size="sm">{displayName(member)}</Text>
+        <Text size="xs" c="dimmed">
+          {member.username}
+        </Text>
+      </>
+    ),
+    card: 'title',
+  },
+  {
+    header: 'Roles',
+    cell: (member) => (
+      <Group gap={4}>
+        {member.roles.map((role) => (
+          <Badge key={role} variant="light" tt="none">
+            {courseRoleLabel(role)}
+          </Badge>
+        ))}
+      </Group>
+    ),
+    card: 'aside',
+  },
+  {
+    header: 'Ends',
+    cell: (member) => (member.expiresAt ? formatDate(member.expiresAt) : 'No end'),
+  },
+  {
+    header: 'Progress',
+    cell: (member) =>
+      member.progress ? (
+        <Group gap="xs" wrap="nowrap">
+          <Progress
+            value={member.progress.percent}
+            w={80}
+            aria-label={`Progress of ${displayName(member)}`}
+          />
+          <Text size="xs">{`${member.progress.percent}%`}</Text>
+        </Group>
+      ) : (
+        '—'
+      ),
+  },
+];
+
 /** The course's people: roles, end dates, learners' progress; managing them when allowed. */
 export function ParticipantsTab({ course }: { course: CourseDetail }) {
   const manage = course.viewer.canManageParticipants;
@@ -222,93 +272,43 @@ export function ParticipantsTab({ course }: { course: CourseDetail }) {
       )}
       <QueryState query={participants} label="Loading participants" />
       {participants.data && (
-        <Table.ScrollContainer minWidth={manage ? 720 : 560}>
-          <Table verticalSpacing="sm" aria-label="Participants">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Name</Table.Th>
-                <Table.Th scope="col">Roles</Table.Th>
-                <Table.Th scope="col">Ends</Table.Th>
-                <Table.Th scope="col">Progress</Table.Th>
-                {manage && (
-                  <Table.Th scope="col">
-                    <Text span size="sm" fw={700}>
-                      Actions
-                    </Text>
-                  </Table.Th>
-                )}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {participants.data.map((member) => (
-                <Table.Tr key={member.id}>
-                  <Table.Td>
-                    <Text size="sm">{displayName(member)}</Text>
-                    <Text size="xs" c="dimmed">
-                      {member.username}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap={4}>
-                      {member.roles.map((role) => (
-                        <Badge key={role} variant="light" tt="none">
-                          {courseRoleLabel(role)}
-                        </Badge>
-                      ))}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>{member.expiresAt ? formatDate(member.expiresAt) : 'No end'}</Table.Td>
-                  <Table.Td>
-                    {member.progress ? (
-                      <Group gap="xs" wrap="nowrap">
-                        <Progress
-                          value={member.progress.percent}
-                          w={80}
-                          aria-label={`Progress of ${displayName(member)}`}
-                        />
-                        <Text size="xs">{`${member.progress.percent}%`}</Text>
-                      </Group>
-                    ) : (
-                      '—'
-                    )}
-                  </Table.Td>
-                  {manage && (
-                    <Table.Td>
-                      <Group gap="xs" wrap="nowrap">
-                        <Button
-                          size="xs"
-                          variant="default"
-                          onClick={() => setEditing(member)}
-                          aria-label={`Change roles of ${displayName(member)}`}
-                        >
-                          Change
-                        </Button>
-                        <Button
-                          size="xs"
-                          variant="subtle"
-                          color="red"
-                          onClick={() => setRemoving(member)}
-                          aria-label={`Remove ${displayName(member)}`}
-                        >
-                          Remove
-                        </Button>
-                      </Group>
-                    </Table.Td>
-                  )}
-                </Table.Tr>
-              ))}
-              {participants.data.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={manage ? 5 : 4}>
-                    <Text c="dimmed" ta="center" py="md">
-                      Nobody takes part in this course yet.
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              )}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataList
+          rows={participants.data}
+          rowKey={(member) => member.id}
+          columns={PARTICIPANT_COLUMNS}
+          label="Participants"
+          minWidth={manage ? 720 : 560}
+          empty={
+            <Text c="dimmed" ta="center" py="md">
+              Nobody takes part in this course yet.
+            </Text>
+          }
+          actions={
+            manage
+              ? (member) => (
+                  <Group gap="xs" wrap="nowrap">
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() => setEditing(member)}
+                      aria-label={`Change roles of ${displayName(member)}`}
+                    >
+                      Change
+                    </Button>
+                    <Button
+                      size="xs"
+                      variant="subtle"
+                      color="red"
+                      onClick={() => setRemoving(member)}
+                      aria-label={`Remove ${displayName(member)}`}
+                    >
+                      Remove
+                    </Button>
+                  </Group>
+                )
+              : undefined
+          }
+        />
       )}
       {manage && (
         <AddPeopleModal course={course} opened={adding} onClose={() => setAdding(false)} />
