@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { PHONE_QUERY } from '../../../lib/use-phone';
 import { buildCourseCard, buildOverview } from '../../../test/classroom-fixtures';
 import { buildUser } from '../../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
@@ -68,6 +69,41 @@ describe('learning management', () => {
     const grades = screen.getByRole('table', { name: 'Recent grades' });
     expect(within(grades).getByText('8 / 10')).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Teaching' })).not.toBeInTheDocument();
+  });
+
+  it('shows a grade a card on a phone, its points beside the assignment', async () => {
+    const matchMedia = window.matchMedia;
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      ...matchMedia(query),
+      matches: query === PHONE_QUERY,
+    }));
+    signedInAs(buildUser(), {
+      'GET /api/me/learning': {
+        body: buildOverview({
+          recentGrades: [
+            {
+              assignmentId: 'a-0',
+              assignmentTitle: 'Safety quiz',
+              courseId: 'course-1',
+              courseTitle: 'Fibre testing with an OTDR',
+              points: 8,
+              maxPoints: 10,
+              gradedAt: '2025-03-02T09:00:00.000Z',
+            },
+          ],
+        }),
+      },
+    });
+    renderApp('/learning-management');
+    const list = await screen.findByRole('list', { name: 'Recent grades' });
+    expect(screen.queryByRole('table', { name: 'Recent grades' })).not.toBeInTheDocument();
+    const [card] = within(list).getAllByRole('listitem');
+    expect(card).toHaveTextContent('Safety quiz');
+    expect(card).toHaveTextContent('8 / 10');
+    expect(within(card!).getByRole('link', { name: 'Fibre testing with an OTDR' })).toHaveAttribute(
+      'href',
+      '/classroom/course-1?tab=grades',
+    );
   });
 
   it('shows a teacher their courses with learners and what is waiting to be graded', async () => {

@@ -1,5 +1,6 @@
 import type { LearningOverview } from '@learning-hub/core';
-import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { DataList, type DataListColumn } from '../../../components/data-list';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ContinueCard } from '../../../components/continue-card';
@@ -27,6 +28,71 @@ function Section({ id, title, children }: { id: string; title: string; children:
   );
 }
 
+/** A table on a wide screen, a card per grade on a phone (components/data-list.tsx). */
+const GRADE_COLUMNS: readonly DataListColumn<LearningOverview['recentGrades'][number]>[] = [
+  { header: 'Assignment', cell: (g) => g.assignmentTitle, card: 'title' },
+  // Points next to the assignment: on a phone they show beside its title.
+  {
+    header: 'Points',
+    cell: (g) => <span style={{ whiteSpace: 'nowrap' }}>{`${g.points} / ${g.maxPoints}`}</span>,
+    align: 'right',
+    card: 'aside',
+  },
+  {
+    header: 'Course',
+    cell: (g) => (
+      <Anchor component={Link} to={href('course', { courseId: g.courseId, tab: 'grades' })}>
+        {g.courseTitle}
+      </Anchor>
+    ),
+  },
+  { header: 'Graded', cell: (g) => formatDate(g.gradedAt) },
+];
+
+/** The courses a teacher teaches: a table, or a card per course on a phone. */
+const TEACHING_COLUMNS: readonly DataListColumn<LearningOverview['teaching'][number]>[] = [
+  {
+    header: 'Course',
+    cell: (c) => (
+      <>
+        <Anchor component={Link} to={href('course', { courseId: c.courseId })}>
+          {c.courseTitle}
+        </Anchor>
+        <Text size="xs" c="dimmed">
+          {c.code}
+        </Text>
+      </>
+    ),
+    card: 'title',
+  },
+  {
+    header: 'State',
+    cell: (c) => (
+      <Badge variant="light" tt="none" color={COURSE_STATE_COLORS[c.state]}>
+        {COURSE_STATE_LABELS[c.state]}
+      </Badge>
+    ),
+    card: 'aside',
+  },
+  { header: 'Learners', cell: (c) => c.learners, align: 'right' },
+  {
+    header: 'To grade',
+    cell: (c) =>
+      c.toGrade > 0 ? (
+        <Anchor
+          component={Link}
+          to={href('course', { courseId: c.courseId, tab: 'assignments' })}
+          aria-label={`${c.toGrade} to grade in ${c.courseTitle}`}
+        >
+          {c.toGrade}
+        </Anchor>
+      ) : (
+        0
+      ),
+    align: 'right',
+  },
+];
+
 function RecentGrades({ grades }: { grades: LearningOverview['recentGrades'] }) {
   if (grades.length === 0) {
     return (
@@ -36,94 +102,25 @@ function RecentGrades({ grades }: { grades: LearningOverview['recentGrades'] }) 
     );
   }
   return (
-    <Table.ScrollContainer minWidth={480}>
-      <Table aria-label="Recent grades">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Assignment</Table.Th>
-            {/* Points next to the assignment: on a phone they show without scrolling. */}
-            <Table.Th scope="col" ta="right">
-              Points
-            </Table.Th>
-            <Table.Th scope="col">Course</Table.Th>
-            <Table.Th scope="col">Graded</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {grades.map((g) => (
-            <Table.Tr key={`${g.assignmentId}`}>
-              <Table.Td>{g.assignmentTitle}</Table.Td>
-              <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                {`${g.points} / ${g.maxPoints}`}
-              </Table.Td>
-              <Table.Td>
-                <Anchor
-                  component={Link}
-                  to={href('course', { courseId: g.courseId, tab: 'grades' })}
-                >
-                  {g.courseTitle}
-                </Anchor>
-              </Table.Td>
-              <Table.Td>{formatDate(g.gradedAt)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataList
+      rows={grades}
+      rowKey={(g) => g.assignmentId}
+      columns={GRADE_COLUMNS}
+      label="Recent grades"
+      minWidth={480}
+    />
   );
 }
 
 function Teaching({ courses }: { courses: LearningOverview['teaching'] }) {
   return (
-    <Table.ScrollContainer minWidth={520}>
-      <Table aria-label="Courses you teach">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Course</Table.Th>
-            <Table.Th scope="col">State</Table.Th>
-            <Table.Th scope="col" ta="right">
-              Learners
-            </Table.Th>
-            <Table.Th scope="col" ta="right">
-              To grade
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {courses.map((c) => (
-            <Table.Tr key={c.courseId}>
-              <Table.Td>
-                <Anchor component={Link} to={href('course', { courseId: c.courseId })}>
-                  {c.courseTitle}
-                </Anchor>
-                <Text size="xs" c="dimmed">
-                  {c.code}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <Badge variant="light" tt="none" color={COURSE_STATE_COLORS[c.state]}>
-                  {COURSE_STATE_LABELS[c.state]}
-                </Badge>
-              </Table.Td>
-              <Table.Td ta="right">{c.learners}</Table.Td>
-              <Table.Td ta="right">
-                {c.toGrade > 0 ? (
-                  <Anchor
-                    component={Link}
-                    to={href('course', { courseId: c.courseId, tab: 'assignments' })}
-                    aria-label={`${c.toGrade} to grade in ${c.courseTitle}`}
-                  >
-                    {c.toGrade}
-                  </Anchor>
-                ) : (
-                  0
-                )}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataList
+      rows={courses}
+      rowKey={(c) => c.courseId}
+      columns={TEACHING_COLUMNS}
+      label="Courses you teach"
+      minWidth={520}
+    />
   );
 }
 
