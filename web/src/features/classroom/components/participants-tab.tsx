@@ -1,4 +1,10 @@
-import { COURSE_ROLE_IDS, type CourseDetail, type CourseRole } from '@learning-hub/core';
+import {
+  COURSE_ROLE_IDS,
+  type CourseDetail,
+  type CourseRole,
+  type ParticipantSchema,
+} from '@learning-hub/core';
+import type { z } from 'zod';
 import { Badge, Button, Checkbox, Group, Progress, Stack, Text } from '@mantine/core';
 import { DataList, type DataListColumn } from '../../../components/data-list';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -202,7 +208,7 @@ function RemoveParticipantModal({
 }
 
 /** A table on a wide screen, a card per person on a phone (components/data-list.tsx). */
-const PARTICIPANT_COLUMNS: readonly DataListColumn<Member>[] = [
+const PARTICIPANT_COLUMNS: readonly DataListColumn<z.infer<typeof ParticipantSchema>>[] = [
   {
     header: 'Name',
     cell: (member) => (
