@@ -1,7 +1,7 @@
-import { Modal, Stack, Text } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { errorText } from './query-state';
-import { FormActions } from './form-modal';
+import { FormActions, FormModal } from './form-modal';
 
 export interface ConfirmModalProps {
   opened: boolean;
@@ -36,13 +36,7 @@ export function ConfirmModal({
   onClose,
 }: ConfirmModalProps) {
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={title}
-      centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
+    <FormModal opened={opened} onClose={onClose} title={title} centered>
       <Stack gap="md">
         {typeof children === 'string' ? <Text size="sm">{children}</Text> : children}
         <FormActions
@@ -55,7 +49,7 @@ export function ConfirmModal({
           onConfirm={onConfirm}
         />
       </Stack>
-    </Modal>
+    </FormModal>
   );
 }
 

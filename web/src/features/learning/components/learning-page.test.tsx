@@ -14,6 +14,16 @@ const due = {
   overdue: false,
 };
 
+const graded = {
+  assignmentId: 'a-0',
+  assignmentTitle: 'Safety quiz',
+  courseId: 'course-1',
+  courseTitle: 'Fibre testing with an OTDR',
+  points: 8,
+  maxPoints: 10,
+  gradedAt: '2025-03-02T09:00:00.000Z',
+};
+
 describe('learning management', () => {
   it("shows a learner's courses, continue, due and overdue work and recent grades", async () => {
     signedInAs(buildUser({ role: 'student' }), {
@@ -34,17 +44,7 @@ describe('learning management', () => {
           },
           dueSoon: [due],
           overdue: [{ ...due, assignmentId: 'a-2', assignmentTitle: 'Splice log', overdue: true }],
-          recentGrades: [
-            {
-              assignmentId: 'a-0',
-              assignmentTitle: 'Safety quiz',
-              courseId: 'course-1',
-              courseTitle: 'Fibre testing with an OTDR',
-              points: 8,
-              maxPoints: 10,
-              gradedAt: '2025-03-02T09:00:00.000Z',
-            },
-          ],
+          recentGrades: [graded],
         }),
       },
     });
@@ -80,17 +80,7 @@ describe('learning management', () => {
     signedInAs(buildUser(), {
       'GET /api/me/learning': {
         body: buildOverview({
-          recentGrades: [
-            {
-              assignmentId: 'a-0',
-              assignmentTitle: 'Safety quiz',
-              courseId: 'course-1',
-              courseTitle: 'Fibre testing with an OTDR',
-              points: 8,
-              maxPoints: 10,
-              gradedAt: '2025-03-02T09:00:00.000Z',
-            },
-          ],
+          recentGrades: [graded],
         }),
       },
     });
