@@ -23,3 +23,4 @@ export * from './contracts/departments';
 export * from './contracts/schema-names';
 export * from './wiki-templates';
 export * from './link-url';
+export * from './notification-kinds';
