@@ -34,6 +34,9 @@ import errorsPlugin, {
   sendError,
 } from './platform/http/errors';
 import { registerOpenApi } from './platform/http/openapi';
+import { LiveChannel } from './platform/live/live-channel';
+import { NotificationService } from './platform/notifications/notification-service';
+import notificationRoutes from './platform/notifications/routes';
 import { logEachRequestOnce, loggerOptions } from './platform/http/request-log';
 import { lazyChildLoggerFactory } from './platform/http/request-logger';
 import securityHeaders from './platform/http/security-headers';
@@ -97,6 +100,13 @@ declare module 'fastify' {
      * `run('wiki.diff', input, { timeoutMs })` (server/src/workers/compute-tasks.ts).
      */
     computeWorkers: ComputeWorkers;
+    /**
+     * Notifications (platform/notifications, docs/notifications.md): `notify(trx, …)` in the
+     * transaction of the thing announced, then `dispatch()`.
+     */
+    notifications: NotificationService;
+    /** The live channel (platform/live): topics, and events to a person's tabs and devices. */
+    live: LiveChannel;
   }
 }
 
@@ -206,6 +216,37 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await jobs.start();
   });
 
+  // Notifications are stored with the thing they announce and sent live from the outbox.
+  const notifications = new NotificationService(db, now, {
+    channelChoices: async () => new Map(),
+    emailAvailable: false,
+    log: app.log,
+    outage,
+  });
+  app.decorate('notifications', notifications);
+  const live = new LiveChannel({
+    db,
+    now,
+    log: app.log,
+    outage,
+    signInOf: (token) => app.signInOf(token),
+    redisUrl: config.live.redisUrl,
+  });
+  live.attach(app.server);
+  notifications.setSink(live);
+  app.decorate('live', live);
+  app.addHook('onListen', async () => {
+    notifications.start();
+    live.start();
+  });
+  // Before the server closes: open connections would hold it.
+  app.addHook('preClose', async () => {
+    await live.close();
+  });
+  app.addHook('onClose', async () => {
+    await notifications.stop();
+  });
+
   // Before the routes: the API description collects them as they are added.
   await registerOpenApi(app, { version: API_VERSION });
   await app.register(healthRoutes, { db });
@@ -217,6 +258,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     expiresAfterMs: config.files.limits.unattachedHours * 3_600_000,
   });
   await app.register(searchRoutes, { now, limits: config.search });
+  await app.register(notificationRoutes, { db, now });
   // Each area registers its routes, file owners and jobs (server/src/modules/index.ts).
   const areas = options.areas ?? AREAS;
   app.decorate('areas', new AreaRegistry(areas));

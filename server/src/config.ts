@@ -58,6 +58,14 @@ const EnvSchema = z.object({
   SEARCH_MAX_CONCURRENT_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
   /** Searches one person may start per minute; more answer 429. */
   SEARCH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
+  /**
+   * Redis (redis:// or rediss://): carries the live channel's events between server instances
+   * (docs/notifications.md). Unset: one instance serves its own connections alone.
+   */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
   SEED_DEMO: bool(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z
@@ -176,6 +184,8 @@ export type AppConfig = {
   lanes: { writes: number | undefined };
   /** Per-person limits on search (GET /api/search). */
   search: { maxConcurrentPerUser: number; perMinute: number };
+  /** The live channel: Redis between instances (REDIS_URL), or null for one instance alone. */
+  live: { redisUrl: string | null };
   seedDemo: boolean;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   trustProxy: boolean | number | string[];
@@ -291,6 +301,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxConcurrentPerUser: e.SEARCH_MAX_CONCURRENT_PER_USER,
       perMinute: e.SEARCH_RATE_LIMIT_PER_MINUTE,
     },
+    live: { redisUrl: e.REDIS_URL ?? null },
     seedDemo: e.SEED_DEMO,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

@@ -208,6 +208,14 @@ import {
   WikiSpaceSchema,
   WikiTreeSchema,
 } from './wiki';
+import {
+  NotificationListSchema,
+  NotificationReadResultSchema,
+  NotificationReadSchema,
+  NotificationSchema,
+  TestNotificationResultSchema,
+  TestNotificationSchema,
+} from './notifications';
 
 export const API_SCHEMAS = {
   // common.ts
@@ -406,6 +414,13 @@ export const API_SCHEMAS = {
   WikiSpace: WikiSpaceSchema,
   WikiSpaceList: WikiSpaceListSchema,
   WikiTree: WikiTreeSchema,
+  // notifications.ts
+  Notification: NotificationSchema,
+  NotificationList: NotificationListSchema,
+  NotificationRead: NotificationReadSchema,
+  NotificationReadResult: NotificationReadResultSchema,
+  TestNotification: TestNotificationSchema,
+  TestNotificationResult: TestNotificationResultSchema,
 } as const satisfies Record<string, ZodType>;
 
 /** A name the description gives a schema. */

@@ -252,6 +252,7 @@ const manageUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = 
       const denial = adminTargetRefusal(actor, user);
       if (denial) throw new AppError('FORBIDDEN', denial);
       const result = await setAccountActive(db, user, request.body.active, actorOf(request), iso());
+      if (!request.body.active) app.live.endUserSessions(user.id, { reason: 'UNAUTHENTICATED' });
       return { ...(await toAdminUser(result.user)), endedSessions: result.endedSessions };
     },
   );

@@ -210,6 +210,7 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
     async (request) => {
       const { user, session } = requireAuth(request);
       await revokeSession(db, user.id, session.id, iso(), 'logout');
+      app.live.endSession(session.id);
       await sessionEvent(request, 'logout', {
         username: user.username,
         userId: user.id,
@@ -338,6 +339,7 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
         'password_changed',
         session.id,
       );
+      app.live.endUserSessions(user.id, { exceptSessionId: session.id });
       await sessionEvent(request, 'password_change', {
         username: user.username,
         userId: user.id,
@@ -461,6 +463,7 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
       const { user } = requireAuth(request);
       const ended = await revokeSession(db, user.id, request.params.id, iso(), 'ended_by_user');
       if (!ended) throw new AppError('NOT_FOUND', 'Session not found');
+      app.live.endSession(request.params.id);
       await sessionEvent(request, 'session_revoked', {
         username: user.username,
         userId: user.id,
@@ -484,6 +487,7 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
     async (request) => {
       const { user, session } = requireAuth(request);
       const revoked = await revokeUserSessions(db, user.id, iso(), 'ended_by_user', session.id);
+      app.live.endUserSessions(user.id, { exceptSessionId: session.id });
       return { revoked };
     },
   );

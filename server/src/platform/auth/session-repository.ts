@@ -276,3 +276,28 @@ export async function revokeUserSessions(
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/**
+ * Of these sessions, the ones still live (not revoked, not expired, their user active), with
+ * their user's access version: the live channel's periodic check of its connections.
+ */
+export async function listLiveSessions(
+  db: Db,
+  sessionIds: readonly string[],
+  at: string,
+): Promise<Map<string, { accessVersion: number }>> {
+  const live = new Map<string, { accessVersion: number }>();
+  for (let i = 0; i < sessionIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .where('s.id', 'in', sessionIds.slice(i, i + 500))
+      .where('s.revoked_at', 'is', null)
+      .where('s.expires_at', '>', at)
+      .where('u.is_active', '=', 1)
+      .select(['s.id', 'u.access_version'])
+      .execute();
+    for (const row of rows) live.set(row.id, { accessVersion: Number(row.access_version) });
+  }
+  return live;
+}

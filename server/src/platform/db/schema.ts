@@ -542,6 +542,36 @@ export interface LibraryVersionsTable {
 }
 
 /** Admin → System settings (migration 0020): one row per setting changed from its default. */
+/** One thing announced to people (docs/notifications.md). */
+export interface NotificationEventsTable {
+  id: string;
+  kind: string;
+  priority: string;
+  title: string;
+  /** Plain text. */
+  body: string;
+  /** An app path to the thing, or null. */
+  link: string | null;
+  /** What it is about (`announcement` and its id), for an area's counts; null for none. */
+  source_type: string | null;
+  source_id: string | null;
+  actor_id: string | null;
+  recipient_count: number;
+  created_at: string;
+  /** When an instance sent it on the live channel; null: not yet (the outbox). */
+  dispatched_at: string | null;
+}
+
+/** One person's copy of an event: delivered, read, emailed. */
+export interface NotificationsTable {
+  user_id: string;
+  event_id: string;
+  delivered_at: string | null;
+  read_at: string | null;
+  /** 'pending' until the mailer sends it, 'sent' after; null: not by email. */
+  email: string | null;
+}
+
 export interface SystemSettingsTable {
   key: string;
   /** JSON. */
@@ -592,4 +622,6 @@ export interface Database {
   wiki_links: WikiLinksTable;
   wiki_follows: WikiFollowsTable;
   system_settings: SystemSettingsTable;
+  notification_events: NotificationEventsTable;
+  notifications: NotificationsTable;
 }

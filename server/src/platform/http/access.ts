@@ -84,7 +84,19 @@ declare module 'fastify' {
      * byte of a resumable upload).
      */
     recheckSignIn(request: FastifyRequest): Promise<void>;
+    /**
+     * The live sign-in a bearer token stands for, judged as a request's would be (session live,
+     * user active, no password change pending), or the refusal's code: for what is not a request,
+     * the live channel's connections and their events (platform/live).
+     */
+    signInOf(token: string): Promise<SignIn | { refused: 'UNAUTHENTICATED' | 'SESSION_EXPIRED' | 'PASSWORD_CHANGE_REQUIRED' }>;
   }
+}
+
+/** A token's live sign-in: its session and user. */
+export interface SignIn {
+  user: UserRecord;
+  session: SessionRecord;
 }
 
 /** Paths that must declare their access. Static files and the SPA fallback are public by nature. */
@@ -175,6 +187,17 @@ export default fp<AccessPluginOptions>(
       if (session.revokedAt !== null || Date.parse(session.expiresAt) <= now()) {
         throw new AppError('SESSION_EXPIRED', NOT_AUTHENTICATED);
       }
+    });
+
+    app.decorate('signInOf', async (token: string) => {
+      const found = await resolveSession(token);
+      if (!found || !found.user.isActive) return { refused: 'UNAUTHENTICATED' as const };
+      const { session, user } = found;
+      if (session.revokedAt !== null || Date.parse(session.expiresAt) <= now()) {
+        return { refused: 'SESSION_EXPIRED' as const };
+      }
+      if (requiresPasswordChange(user)) return { refused: 'PASSWORD_CHANGE_REQUIRED' as const };
+      return { user, session };
     });
 
     app.addHook('onRoute', (route) => {

@@ -699,6 +699,11 @@ export const API_TAGS = [
     name: 'search',
     description: 'One search over courses, lessons, library items and wiki pages.',
   },
+  {
+    name: 'notifications',
+    description:
+      'One’s notifications: the list, catching up after a dropped live connection, marking read; a test notification.',
+  },
   { name: 'files', description: 'Stored files: upload in one request, download, thumbnails.' },
   { name: 'uploads', description: 'Resumable uploads (the tus protocol).' },
   { name: 'users', description: 'Administration of users: accounts, roles, permissions.' },

@@ -1,0 +1,357 @@
+/**
+ * All SQL about notifications (docs/notifications.md): the events, each person's copy, the outbox
+ * the live channel sends from, and the counts an area shows of its own (an announcement's
+ * delivered and read).
+ */
+import type { Notification, NotificationKind, NotificationPriority } from '@learning-hub/core';
+import { sql } from 'kysely';
+import { displayName } from '../auth/display-name';
+import type { Db } from '../db';
+
+/** Rows per INSERT or IN list (well under both databases' limits on bound values). */
+const CHUNK = 500;
+
+function chunks<T>(list: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+export interface NotificationEventRow {
+  id: string;
+  kind: NotificationKind;
+  priority: NotificationPriority;
+  title: string;
+  body: string;
+  link: string | null;
+  sourceType: string | null;
+  sourceId: string | null;
+  actorId: string | null;
+  createdAt: string;
+}
+
+export interface Recipient {
+  userId: string;
+  /** Also by email (the person chose email for this kind and email is set up). */
+  email: boolean;
+}
+
+/** Stores an event and its recipients' copies (call it inside the thing's own transaction). */
+export async function insertNotification(
+  db: Db,
+  event: NotificationEventRow,
+  recipients: readonly Recipient[],
+): Promise<void> {
+  await db
+    .insertInto('notification_events')
+    .values({
+      id: event.id,
+      kind: event.kind,
+      priority: event.priority,
+      title: event.title,
+      body: event.body,
+      link: event.link,
+      source_type: event.sourceType,
+      source_id: event.sourceId,
+      actor_id: event.actorId,
+      recipient_count: recipients.length,
+      created_at: event.createdAt,
+      // Nobody to send it to live: nothing for the outbox.
+      dispatched_at: recipients.length === 0 ? event.createdAt : null,
+    })
+    .execute();
+  for (const part of chunks(recipients)) {
+    await db
+      .insertInto('notifications')
+      .values(
+        part.map((r) => ({
+          user_id: r.userId,
+          event_id: event.id,
+          delivered_at: null,
+          read_at: null,
+          email: r.email ? 'pending' : null,
+        })),
+      )
+      .execute();
+  }
+}
+
+type ListedRow = {
+  id: string;
+  kind: string;
+  priority: string;
+  title: string;
+  body: string;
+  link: string | null;
+  created_at: string;
+  read_at: string | null;
+  actor_id: string | null;
+  firstname: string | null;
+  lastname: string | null;
+  username: string | null;
+};
+
+function toNotification(row: ListedRow): Notification {
+  return {
+    id: row.id,
+    kind: row.kind as NotificationKind,
+    priority: row.priority as NotificationPriority,
+    title: row.title,
+    body: row.body,
+    link: row.link,
+    actor: row.actor_id
+      ? {
+          id: row.actor_id,
+          name: displayName({
+            firstname: row.firstname,
+            lastname: row.lastname,
+            username: row.username,
+          }),
+        }
+      : null,
+    createdAt: row.created_at,
+    readAt: row.read_at,
+  };
+}
+
+function listedQuery(db: Db, userId: string) {
+  return db
+    .selectFrom('notifications as n')
+    .innerJoin('notification_events as e', 'e.id', 'n.event_id')
+    .leftJoin('users as a', 'a.id', 'e.actor_id')
+    .where('n.user_id', '=', userId)
+    .select([
+      'e.id',
+      'e.kind',
+      'e.priority',
+      'e.title',
+      'e.body',
+      'e.link',
+      'e.created_at',
+      'n.read_at',
+      'e.actor_id',
+      'a.firstname',
+      'a.lastname',
+      'a.username',
+    ]);
+}
+
+/** One person's notifications, newest first (optionally only the unread), with the total. */
+export async function listNotifications(
+  db: Db,
+  userId: string,
+  filter: { unread: boolean; offset: number; limit: number },
+): Promise<{ items: Notification[]; total: number }> {
+  let list = listedQuery(db, userId);
+  let count = db
+    .selectFrom('notifications')
+    .where('user_id', '=', userId)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'));
+  if (filter.unread) {
+    list = list.where('n.read_at', 'is', null);
+    count = count.where('read_at', 'is', null);
+  }
+  const [rows, total] = await Promise.all([
+    list.orderBy('n.event_id', 'desc').offset(filter.offset).limit(filter.limit).execute(),
+    count.executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map(toNotification), total: Number(total.n) };
+}
+
+/** One person's notifications whose event id is above `afterId`, oldest first (the replay). */
+export async function listNotificationsAfter(
+  db: Db,
+  userId: string,
+  afterId: string,
+  limit: number,
+): Promise<Notification[]> {
+  const rows = await listedQuery(db, userId)
+    .where('n.event_id', '>', afterId)
+    .orderBy('n.event_id', 'asc')
+    .limit(limit)
+    .execute();
+  return rows.map(toNotification);
+}
+
+/** One of the person's notifications, or null. */
+export async function findNotification(
+  db: Db,
+  userId: string,
+  eventId: string,
+): Promise<Notification | null> {
+  const row = await listedQuery(db, userId).where('n.event_id', '=', eventId).executeTakeFirst();
+  return row ? toNotification(row) : null;
+}
+
+/** How many of the person's notifications are unread. */
+export async function countUnread(db: Db, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('notifications')
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Marks these of the person's notifications (or all) read; returns how many were unread. */
+export async function markRead(
+  db: Db,
+  userId: string,
+  ids: readonly string[] | 'all',
+  at: string,
+): Promise<number> {
+  let marked = 0;
+  const parts = ids === 'all' ? [null] : chunks(ids);
+  for (const part of parts) {
+    let query = db
+      .updateTable('notifications')
+      // Read implies delivered (a reader who reads it in another tab got it).
+      .set({ read_at: at, delivered_at: sql`coalesce(delivered_at, ${at})` })
+      .where('user_id', '=', userId)
+      .where('read_at', 'is', null);
+    if (part) query = query.where('event_id', 'in', part);
+    const result = await query.executeTakeFirst();
+    marked += Number(result.numUpdatedRows);
+  }
+  return marked;
+}
+
+/** Records that the person's client received these (the first time counts). */
+export async function markDelivered(
+  db: Db,
+  userId: string,
+  ids: readonly string[],
+  at: string,
+): Promise<void> {
+  for (const part of chunks(ids)) {
+    await db
+      .updateTable('notifications')
+      .set({ delivered_at: at })
+      .where('user_id', '=', userId)
+      .where('event_id', 'in', part)
+      .where('delivered_at', 'is', null)
+      .execute();
+  }
+}
+
+/** Records that these people's clients received one event (the first time counts). */
+export async function markDeliveredBatch(
+  db: Db,
+  eventId: string,
+  userIds: readonly string[],
+  at: string,
+): Promise<void> {
+  for (const part of chunks(userIds)) {
+    await db
+      .updateTable('notifications')
+      .set({ delivered_at: at })
+      .where('event_id', '=', eventId)
+      .where('user_id', 'in', part)
+      .where('delivered_at', 'is', null)
+      .execute();
+  }
+}
+
+/**
+ * Takes up to `limit` events no instance has sent yet, oldest first: each is marked sent by a
+ * conditional update, so of several instances exactly one takes it.
+ */
+export async function claimUndispatched(
+  db: Db,
+  at: string,
+  limit: number,
+): Promise<NotificationEventRow[]> {
+  const candidates = await db
+    .selectFrom('notification_events')
+    .where('dispatched_at', 'is', null)
+    .select(['id'])
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  const claimed: NotificationEventRow[] = [];
+  for (const { id } of candidates) {
+    const row = await db
+      .updateTable('notification_events')
+      .set({ dispatched_at: at })
+      .where('id', '=', id)
+      .where('dispatched_at', 'is', null)
+      .returning([
+        'id',
+        'kind',
+        'priority',
+        'title',
+        'body',
+        'link',
+        'source_type',
+        'source_id',
+        'actor_id',
+        'created_at',
+      ])
+      .executeTakeFirst();
+    if (row) {
+      claimed.push({
+        id: row.id,
+        kind: row.kind as NotificationKind,
+        priority: row.priority as NotificationPriority,
+        title: row.title,
+        body: row.body,
+        link: row.link,
+        sourceType: row.source_type,
+        sourceId: row.source_id,
+        actorId: row.actor_id,
+        createdAt: row.created_at,
+      });
+    }
+  }
+  return claimed;
+}
+
+/** The people an event reached. */
+export async function listRecipientIds(db: Db, eventId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('notifications')
+    .where('event_id', '=', eventId)
+    .select('user_id')
+    .execute();
+  return rows.map((r) => r.user_id);
+}
+
+/** The actor's name of an event, for its live copy. */
+export async function findActorName(db: Db, userId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('users')
+    .where('id', '=', userId)
+    .select(['firstname', 'lastname', 'username'])
+    .executeTakeFirst();
+  return row ? displayName(row) : null;
+}
+
+/** How many people the events about one thing reached, and how many got and read them. */
+export async function deliveryCounts(
+  db: Db,
+  source: { type: string; id: string },
+): Promise<{ recipients: number; delivered: number; read: number }> {
+  const row = await db
+    .selectFrom('notifications as n')
+    .innerJoin('notification_events as e', 'e.id', 'n.event_id')
+    .where('e.source_type', '=', source.type)
+    .where('e.source_id', '=', source.id)
+    .select((eb) => [
+      eb.fn.count<number | string>(sql`distinct n.user_id`).as('recipients'),
+      eb.fn
+        .count<number | string>(
+          sql`distinct case when n.delivered_at is not null then n.user_id end`,
+        )
+        .as('delivered'),
+      eb.fn
+        .count<number | string>(sql`distinct case when n.read_at is not null then n.user_id end`)
+        .as('read'),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    recipients: Number(row.recipients),
+    delivered: Number(row.delivered),
+    read: Number(row.read),
+  };
+}
