@@ -21,6 +21,7 @@ export * from './contracts/library';
 export * from './contracts/wiki';
 export * from './contracts/departments';
 export * from './contracts/notifications';
+export * from './contracts/announcements';
 export * from './contracts/schema-names';
 export * from './wiki-templates';
 export * from './link-url';

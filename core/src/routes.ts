@@ -127,7 +127,7 @@ export const ROUTES: readonly RouteDef[] = [
   admin('/rich-text-diagnostics', 'Rich Text Diagnostics'),
   admin('/test-suite', 'Test Suite'),
   admin('/notification-demo', 'Notification Demo'),
-  admin('/announcement-manager', 'Announcement Manager'),
+  { ...admin('/announcement-manager', 'Announcement Manager'), built: true },
   { ...admin('/auth-test', 'Authentication Test'), built: true },
   admin('/image-test', 'Image Test'),
   admin('/media-test', 'Media Test'),

@@ -10,3 +10,4 @@ export * from './audit';
 export * from './engine';
 export * from './nav';
 export * from './grants';
+export * from './announce';

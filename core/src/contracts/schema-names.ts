@@ -209,6 +209,21 @@ import {
   WikiTreeSchema,
 } from './wiki';
 import {
+  AnnouncementAbilitiesSchema,
+  AnnouncementAcknowledgementSchema,
+  AnnouncementAudienceSchema,
+  AnnouncementAudienceViewSchema,
+  AnnouncementCountsSchema,
+  AnnouncementCreateSchema,
+  AnnouncementListSchema,
+  AnnouncementReceiptSchema,
+  AnnouncementRecipientListSchema,
+  AnnouncementRecipientSchema,
+  AnnouncementReminderSchema,
+  AnnouncementSchema,
+  AnnouncementUpdateSchema,
+} from './announcements';
+import {
   NotificationListSchema,
   NotificationReadResultSchema,
   NotificationReadSchema,
@@ -421,6 +436,20 @@ export const API_SCHEMAS = {
   NotificationReadResult: NotificationReadResultSchema,
   TestNotification: TestNotificationSchema,
   TestNotificationResult: TestNotificationResultSchema,
+  // announcements.ts
+  Announcement: AnnouncementSchema,
+  AnnouncementAbilities: AnnouncementAbilitiesSchema,
+  AnnouncementAcknowledgement: AnnouncementAcknowledgementSchema,
+  AnnouncementAudience: AnnouncementAudienceSchema,
+  AnnouncementAudienceView: AnnouncementAudienceViewSchema,
+  AnnouncementCounts: AnnouncementCountsSchema,
+  AnnouncementCreate: AnnouncementCreateSchema,
+  AnnouncementList: AnnouncementListSchema,
+  AnnouncementReceipt: AnnouncementReceiptSchema,
+  AnnouncementRecipient: AnnouncementRecipientSchema,
+  AnnouncementRecipientList: AnnouncementRecipientListSchema,
+  AnnouncementReminder: AnnouncementReminderSchema,
+  AnnouncementUpdate: AnnouncementUpdateSchema,
 } as const satisfies Record<string, ZodType>;
 
 /** A name the description gives a schema. */

@@ -5,6 +5,7 @@
 import type { AreaManifest } from '../platform/areas';
 import { accessAdminArea } from './access-admin/manifest';
 import { accountsArea } from './accounts/manifest';
+import { announcementsArea } from './announcements/manifest';
 import { assignmentsArea } from './assignments/manifest';
 import { coursesArea } from './courses/manifest';
 import { departmentsArea } from './departments/manifest';
@@ -21,4 +22,5 @@ export const AREAS: readonly AreaManifest[] = [
   departmentsArea,
   libraryArea,
   wikiArea,
+  announcementsArea,
 ];

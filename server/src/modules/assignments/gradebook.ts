@@ -13,6 +13,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../platform/db';
 import { listAssignments, type AssignmentRecord } from './assignment-repository';
 import { displayName } from '../../platform/auth/display-name';
+import { csvLine } from '../../platform/csv';
 
 /** Learners read per query when exporting. */
 export const EXPORT_BATCH = 1000;
@@ -180,22 +181,6 @@ export async function readGradebook(
     total: Number(count.n),
   };
 }
-
-/**
- * A CSV cell (RFC 4180). Text is always quoted, quotes doubled, and a character a spreadsheet
- * would start a formula with (= + - @, a tab or CR) gets a `'` before it wherever a cell could
- * begin: at the start, and after `;`, `,`, a tab or a line break (a spreadsheet in a locale that
- * splits on `;` reads `Ann;=1+1` as two cells). A number is written as it is; null is empty.
- */
-export function csvCell(value: string | number | null): string {
-  if (value === null) return '';
-  if (typeof value === 'number') return String(value);
-  const safe = value.replace(/(^|[;,\t\r\n])([=+\-@\t\r])/g, "$1'$2");
-  return `"${safe.replace(/"/g, '""')}"`;
-}
-
-const csvLine = (cells: readonly (string | number | null)[]) =>
-  `${cells.map(csvCell).join(',')}\r\n`;
 
 /**
  * The whole gradebook (every learner, all grades) as CSV, UTF-8 with a BOM so spreadsheets read

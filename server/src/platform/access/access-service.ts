@@ -81,11 +81,14 @@ export class AccessService {
     return this.ensureRoles(await getRolesVersion(this.db));
   }
 
-  /** A user's permission data, read from the database. */
-  async loadSubject(user: UserRecord): Promise<AccessSubject> {
+  /**
+   * A user's permission data, read from the database (`db`: a transaction the caller is in, whose
+   * connection SQLite's one writer holds).
+   */
+  async loadSubject(user: UserRecord, db: Db = this.db): Promise<AccessSubject> {
     const [directPermissions, stored] = await Promise.all([
-      listUserPermissions(this.db, user.id),
-      listAssignments(this.db, user.id),
+      listUserPermissions(db, user.id),
+      listAssignments(db, user.id),
     ]);
     const derived: ContextAssignment[] = user.departmentId
       ? [ownDepartmentAssignment(user.id, user.departmentId, user.createdAt)]

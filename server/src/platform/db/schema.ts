@@ -572,6 +572,47 @@ export interface NotificationsTable {
   email: string | null;
 }
 
+/** One announcement (migration 0024, docs/announcements.md). */
+export interface AnnouncementsTable {
+  id: string;
+  title: string;
+  /** Sanitised rich text. */
+  body_html: string;
+  /** `info`, `important` or `urgent`. */
+  priority: string;
+  pinned: number;
+  requires_ack: number;
+  /** `draft`, `scheduled`, `live` or `withdrawn` (expired is derived from `expires_at`). */
+  status: string;
+  /** JSON: the audience as chosen ({ everyone, roles, departmentIds, courseIds, userIds }). */
+  audience: string;
+  publish_at: string | null;
+  published_at: string | null;
+  expires_at: string | null;
+  withdrawn_at: string | null;
+  /** Its last reminder; at most one an hour. */
+  reminded_at: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  revision: Generated<number>;
+}
+
+/** The courses and departments an announcement's audience names (`course` | `department`). */
+export interface AnnouncementTargetsTable {
+  announcement_id: string;
+  target_type: string;
+  target_id: string;
+}
+
+/** One person an announcement was published to. */
+export interface AnnouncementRecipientsTable {
+  announcement_id: string;
+  user_id: string;
+  acknowledged_at: string | null;
+  reminded_at: string | null;
+}
+
 export interface SystemSettingsTable {
   key: string;
   /** JSON. */
@@ -624,4 +665,7 @@ export interface Database {
   system_settings: SystemSettingsTable;
   notification_events: NotificationEventsTable;
   notifications: NotificationsTable;
+  announcements: AnnouncementsTable;
+  announcement_targets: AnnouncementTargetsTable;
+  announcement_recipients: AnnouncementRecipientsTable;
 }

@@ -704,6 +704,11 @@ export const API_TAGS = [
     description:
       'One’s notifications: the list, catching up after a dropped live connection, marking read; a test notification.',
   },
+  {
+    name: 'announcements',
+    description:
+      'Announcements to everyone, roles, departments, courses or people: composing, scheduling, acknowledging, counts, reminders.',
+  },
   { name: 'files', description: 'Stored files: upload in one request, download, thumbnails.' },
   { name: 'uploads', description: 'Resumable uploads (the tus protocol).' },
   { name: 'users', description: 'Administration of users: accounts, roles, permissions.' },

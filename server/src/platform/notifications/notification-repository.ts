@@ -355,3 +355,140 @@ export async function deliveryCounts(
     read: Number(row.read),
   };
 }
+
+/** When a person's copies of the events about one thing were first delivered and read. */
+export interface SourceReceipt {
+  deliveredAt: string | null;
+  readAt: string | null;
+}
+
+/**
+ * One person's receipts of the events about several things of one type (an area's reader list):
+ * thing id → the earliest delivery and reading of any copy (a reminder is another copy).
+ */
+export async function receiptsOfUser(
+  db: Db,
+  userId: string,
+  source: { type: string; ids: readonly string[] },
+): Promise<Map<string, SourceReceipt>> {
+  const out = new Map<string, SourceReceipt>();
+  for (const part of chunks(source.ids)) {
+    const rows = await db
+      .selectFrom('notifications as n')
+      .innerJoin('notification_events as e', 'e.id', 'n.event_id')
+      .where('n.user_id', '=', userId)
+      .where('e.source_type', '=', source.type)
+      .where('e.source_id', 'in', part)
+      .groupBy('e.source_id')
+      .select((eb) => [
+        'e.source_id',
+        eb.fn.min('n.delivered_at').as('delivered_at'),
+        eb.fn.min('n.read_at').as('read_at'),
+      ])
+      .execute();
+    for (const r of rows) {
+      out.set(r.source_id as string, {
+        deliveredAt: (r.delivered_at as string | null) ?? null,
+        readAt: (r.read_at as string | null) ?? null,
+      });
+    }
+  }
+  return out;
+}
+
+/** Several people's receipts of the events about one thing (an area's list of its recipients). */
+export async function receiptsOfSource(
+  db: Db,
+  source: { type: string; id: string },
+  userIds: readonly string[],
+): Promise<Map<string, SourceReceipt>> {
+  const out = new Map<string, SourceReceipt>();
+  for (const part of chunks(userIds)) {
+    const rows = await db
+      .selectFrom('notifications as n')
+      .innerJoin('notification_events as e', 'e.id', 'n.event_id')
+      .where('e.source_type', '=', source.type)
+      .where('e.source_id', '=', source.id)
+      .where('n.user_id', 'in', part)
+      .groupBy('n.user_id')
+      .select((eb) => [
+        'n.user_id',
+        eb.fn.min('n.delivered_at').as('delivered_at'),
+        eb.fn.min('n.read_at').as('read_at'),
+      ])
+      .execute();
+    for (const r of rows) {
+      out.set(r.user_id, {
+        deliveredAt: (r.delivered_at as string | null) ?? null,
+        readAt: (r.read_at as string | null) ?? null,
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Records that a person's app received the events about these things (an area's list showed
+ * them); returns the ids of the things whose delivery was new (their counts changed).
+ */
+export async function markSourcesDelivered(
+  db: Db,
+  userId: string,
+  source: { type: string; ids: readonly string[] },
+  at: string,
+): Promise<string[]> {
+  const changed = new Set<string>();
+  for (const part of chunks(source.ids)) {
+    const events = await db
+      .selectFrom('notification_events')
+      .where('source_type', '=', source.type)
+      .where('source_id', 'in', part)
+      .select(['id', 'source_id'])
+      .execute();
+    if (events.length === 0) continue;
+    const updated = await db
+      .updateTable('notifications')
+      .set({ delivered_at: at })
+      .where('user_id', '=', userId)
+      .where(
+        'event_id',
+        'in',
+        events.map((e) => e.id),
+      )
+      .where('delivered_at', 'is', null)
+      .returning('event_id')
+      .execute();
+    const sourceOf = new Map(events.map((e) => [e.id, e.source_id as string]));
+    for (const u of updated) changed.add(sourceOf.get(u.event_id) as string);
+  }
+  return [...changed];
+}
+
+/**
+ * Marks a person's copies of the events about one thing read (they opened or acknowledged it);
+ * returns the ids of those that were unread (for the person's other tabs: `notifications-read`).
+ */
+export async function markSourceRead(
+  db: Db,
+  userId: string,
+  source: { type: string; id: string },
+  at: string,
+): Promise<string[]> {
+  const rows = await db
+    .updateTable('notifications')
+    .set({ read_at: at, delivered_at: sql`coalesce(delivered_at, ${at})` })
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .where(
+      'event_id',
+      'in',
+      db
+        .selectFrom('notification_events')
+        .where('source_type', '=', source.type)
+        .where('source_id', '=', source.id)
+        .select('id'),
+    )
+    .returning('event_id')
+    .execute();
+  return rows.map((r) => r.event_id);
+}

@@ -25,6 +25,7 @@ import * as m0019 from './0019-department-indexes';
 import * as m0020 from './0020-system-settings';
 import * as m0021 from './0021-revisions';
 import * as m0023 from './0023-notifications';
+import * as m0024 from './0024-announcements';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0020-system-settings': m0020,
   '0021-revisions': m0021,
   '0023-notifications': m0023,
+  '0024-announcements': m0024,
 };
 
 export const migrationProvider: MigrationProvider = {
