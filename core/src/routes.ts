@@ -126,7 +126,7 @@ export const ROUTES: readonly RouteDef[] = [
   admin('/wiki-test', 'Wiki Test'),
   admin('/rich-text-diagnostics', 'Rich Text Diagnostics'),
   admin('/test-suite', 'Test Suite'),
-  admin('/notification-demo', 'Notification Demo'),
+  { ...admin('/notification-demo', 'Notification Demo'), built: true },
   { ...admin('/announcement-manager', 'Announcement Manager'), built: true },
   { ...admin('/auth-test', 'Authentication Test'), built: true },
   admin('/image-test', 'Image Test'),

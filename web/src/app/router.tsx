@@ -46,6 +46,10 @@ export const BUILT_PAGES: Readonly<Record<string, PageLoaderFn>> = {
     import('../features/library/components/library-layout').then((m) => m.LibraryLayout),
   '/learning-management': () =>
     import('../features/learning/components/learning-page').then((m) => m.LearningPage),
+  '/notification-demo': () =>
+    import('../features/notifications/components/notification-demo-page').then(
+      (m) => m.NotificationDemoPage,
+    ),
   '/search': () => import('../features/search/components/search-page').then((m) => m.SearchPage),
   '/course/create': loadCourseCreator,
   '/course-creator': loadCourseCreator,

@@ -85,6 +85,9 @@ export interface LiveChannelOptions {
 
 export type LiveState = { connections: number; redis: 'off' | 'up' | 'down'; instance: string };
 
+/** The session of dev mode's developer (no row in the sessions table). */
+const DEV_SESSION = 'dev-mode';
+
 const roomOfUser = (userId: string) => `user:${userId}`;
 const roomOfSession = (sessionId: string) => `session:${sessionId}`;
 const roomOfTopic = (topic: string, id: string) => `topic:${topic}:${id}`;
@@ -230,10 +233,12 @@ export class LiveChannel implements NotificationSink {
   // ------------------------------------------------------------------ connections
 
   private async admit(socket: LiveSocket): Promise<void> {
-    const token: unknown = (socket.handshake.auth as { token?: unknown }).token;
+    const given: unknown = (socket.handshake.auth as { token?: unknown }).token;
+    const token = typeof given === 'string' ? given : given === undefined ? '' : null;
     const refuse = (code: string, message: string) =>
       Object.assign(new Error(message), { data: { code, message } });
-    if (typeof token !== 'string' || token.length === 0 || token.length > 512) {
+    // An empty token is a sign-in only in dev mode (signInOf says).
+    if (token === null || token.length > 512) {
       throw refuse('UNAUTHENTICATED', 'Sign in to receive live updates.');
     }
     const found = await this.options.signInOf(token);
@@ -276,7 +281,7 @@ export class LiveChannel implements NotificationSink {
         );
         return;
       }
-      const token = (socket.handshake.auth as { token: string }).token;
+      const token = String((socket.handshake.auth as { token?: unknown }).token ?? '');
       this.options.signInOf(token).then(
         (found) => {
           if ('refused' in found || found.session.id !== sessionId) {
@@ -347,7 +352,7 @@ export class LiveChannel implements NotificationSink {
     const topic = this.topics.get(parsed.topic);
     if (!topic)
       return { ok: false, code: 'NOT_FOUND', message: `There is no live topic ${parsed.topic}.` };
-    const token = (socket.handshake.auth as { token: string }).token;
+    const token = String((socket.handshake.auth as { token?: unknown }).token ?? '');
     const found = await this.options.signInOf(token);
     if ('refused' in found) return { ok: false, code: found.refused, message: 'Sign in again.' };
     if (!(await topic.mayJoin(found.user, parsed.id))) {
@@ -390,7 +395,7 @@ export class LiveChannel implements NotificationSink {
     for (const remote of sockets) {
       const socket = this.io.sockets.sockets.get(remote.id) as LiveSocket | undefined;
       if (!socket) continue;
-      const token = (socket.handshake.auth as { token: string }).token;
+      const token = String((socket.handshake.auth as { token?: unknown }).token ?? '');
       const found = await this.options.signInOf(token);
       if ('refused' in found) {
         socket.emit('signed-out', { code: found.refused });
@@ -421,7 +426,9 @@ export class LiveChannel implements NotificationSink {
     const io = this.io;
     this.sweeping = (async () => {
       const sockets = [...io.sockets.sockets.values()] as LiveSocket[];
-      const sessionIds = [...new Set(sockets.map((s) => s.data.sessionId).filter(Boolean))];
+      const sessionIds = [
+        ...new Set(sockets.map((s) => s.data.sessionId).filter((id) => id && id !== DEV_SESSION)),
+      ];
       if (sessionIds.length === 0) return;
       const live = await listLiveSessions(
         this.options.db,
@@ -430,6 +437,7 @@ export class LiveChannel implements NotificationSink {
       );
       const changed = new Set<string>();
       for (const socket of sockets) {
+        if (socket.data.sessionId === DEV_SESSION) continue;
         const found = live.get(socket.data.sessionId);
         if (!found) {
           socket.emit('signed-out', { code: 'SESSION_EXPIRED' });

@@ -18,7 +18,9 @@ import { Link, Outlet, ScrollRestoration, useLocation, useNavigation } from 'rea
 import { useAuth } from '../../lib/auth/auth-context';
 import { useAuthConfig } from '../../lib/auth/auth-config';
 import { AccessNotice } from '../access-notice';
+import { useLiveConnection } from '../../lib/live/use-live';
 import { AvatarButton } from './avatar-button';
+import { LiveStatusNotice, NotificationBell } from './notification-bell';
 
 const NAV_MENU_ID = 'main-navigation';
 
@@ -68,6 +70,8 @@ function ColorSchemeToggle() {
       variant="subtle"
       color="gray"
       size="lg"
+      // On a phone the header has no room for it: the scheme is in Settings.
+      visibleFrom="xs"
       onClick={() => setColorScheme(next)}
       aria-label={`Switch to ${next} colour scheme`}
     >
@@ -113,6 +117,9 @@ export function AppLayout() {
   const [searchOpened, search] = useDisclosure(false);
   const [searchMounted, setSearchMounted] = useState(false);
   const signedIn = !!auth.user && auth.isAuthenticated;
+  // The live channel (notifications, presence): open while signed in; when the server ends the
+  // sign-in, the session is checked again (and cleared).
+  useLiveConnection(signedIn && !auth.requiresPasswordChange, () => void auth.refresh());
   const openSearch = () => {
     setSearchMounted(true);
     search.open();
@@ -160,7 +167,9 @@ export function AppLayout() {
                 Dev Mode
               </Badge>
             )}
+            {signedIn && <LiveStatusNotice />}
             {signedIn && <SearchButton onOpen={openSearch} />}
+            {signedIn && <NotificationBell />}
             <ColorSchemeToggle />
             {auth.user && auth.isAuthenticated ? (
               <AccountMenu user={auth.user} />

@@ -1,5 +1,5 @@
 import { Anchor, Button, Group, Stack, Title } from '@mantine/core';
-import { IconFlask } from '@tabler/icons-react';
+import { IconBroadcast, IconFlask } from '@tabler/icons-react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { ADMIN_SECTIONS } from '../../../lib/admin-sections';
 
@@ -10,12 +10,20 @@ export function AdminLayout() {
     <Stack gap="lg">
       <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
         <Title order={1}>Admin Settings</Title>
-        <Anchor component={Link} to="/admin-test" size="sm">
-          <Group gap={4} component="span" wrap="nowrap">
-            <IconFlask size={16} aria-hidden="true" />
-            Permission simulator
-          </Group>
-        </Anchor>
+        <Group gap="md" wrap="wrap">
+          <Anchor component={Link} to="/admin-test" size="sm">
+            <Group gap={4} component="span" wrap="nowrap">
+              <IconFlask size={16} aria-hidden="true" />
+              Permission simulator
+            </Group>
+          </Anchor>
+          <Anchor component={Link} to="/notification-demo" size="sm">
+            <Group gap={4} component="span" wrap="nowrap">
+              <IconBroadcast size={16} aria-hidden="true" />
+              Notification demo
+            </Group>
+          </Anchor>
+        </Group>
       </Group>
       <nav aria-label="Admin settings">
         <Group gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
