@@ -2,6 +2,7 @@ import { ROUTES, type RouteDef } from '@learning-hub/core';
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { ADMIN_CHILD_ROUTES } from '../features/admin/routes';
+import { ANNOUNCEMENT_MANAGER_CHILD_ROUTES } from '../features/announcements/routes';
 import { CLASSROOM_CHILD_ROUTES } from '../features/classroom/routes';
 import { LIBRARY_CHILD_ROUTES } from '../features/library/routes';
 import { WIKI_CHILD_ROUTES } from '../features/wiki/routes';
@@ -38,6 +39,10 @@ export const BUILT_PAGES: Readonly<Record<string, PageLoaderFn>> = {
     import('../features/admin-test/components/permission-simulator-page').then(
       (m) => m.PermissionSimulatorPage,
     ),
+  '/announcement-manager': () =>
+    import('../features/announcements/components/manager-page').then(
+      (m) => m.AnnouncementManagerLayout,
+    ),
   '/auth-test': () =>
     import('../features/admin/components/auth-test-page').then((m) => m.AuthTestPage),
   '/classroom': () =>
@@ -71,6 +76,7 @@ const loadPageStyles = () => import('./page-styles');
  */
 const CHILD_ROUTES: Readonly<Record<string, RouteObject[]>> = {
   '/admin': ADMIN_CHILD_ROUTES,
+  '/announcement-manager': ANNOUNCEMENT_MANAGER_CHILD_ROUTES,
   '/classroom': CLASSROOM_CHILD_ROUTES,
   '/library': LIBRARY_CHILD_ROUTES,
   '/wiki': WIKI_CHILD_ROUTES,

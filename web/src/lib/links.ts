@@ -33,6 +33,8 @@ export const PAGES = {
   admin: '/admin',
   adminUser: '/admin/users/:userId',
   authTest: '/auth-test',
+  announcementManager: '/announcement-manager',
+  announcement: '/announcement-manager/:announcementId',
   profile: '/profile-settings',
 } as const;
 

@@ -25,8 +25,8 @@ export type MockRoute = MockResult | ((request: MockRequest) => MockResult | Pro
 export type MockRoutes = Record<string, MockRoute>;
 
 /**
- * Answers every app needs in the background: the auth config, the auth log, and the wiki's lists
- * the start page shows (empty).
+ * Answers every app needs in the background: the auth config, the auth log, the wiki's lists
+ * the start page shows and the announcements (the start page's and the shell's banner): empty.
  */
 export const DEFAULT_ROUTES: MockRoutes = {
   'GET /api/auth/config': {
@@ -39,6 +39,7 @@ export const DEFAULT_ROUTES: MockRoutes = {
   },
   'POST /api/auth/log': { status: 204 },
   'GET /api/wiki/pages': { body: { items: [], total: 0, page: 1, pageSize: 20 } },
+  'GET /api/announcements': { body: { items: [], total: 0, page: 1, pageSize: 5 } },
 };
 
 export interface FetchMock {

@@ -33,6 +33,12 @@ const AvatarMenu = lazy(() => loadAvatarMenu().then((m) => ({ default: m.AvatarM
 // Search (Spotlight and its styles) loads at its first opening: the button or Ctrl+K / ⌘K.
 const loadSearch = () => import('./search-spotlight');
 const SearchSpotlight = lazy(() => loadSearch().then((m) => ({ default: m.SearchSpotlight })));
+// The urgent announcements' bar (and the announcements' live refresh), after the first page.
+const AnnouncementBanner = lazy(() =>
+  import('../../features/announcements/components/announcement-banner').then((m) => ({
+    default: m.AnnouncementBanner,
+  })),
+);
 
 /**
  * The avatar, and its menu from the first press on: until then a plain button that looks and is
@@ -205,6 +211,11 @@ export function AppLayout() {
           <AccessNotice />
           <Outlet />
         </div>
+        {signedIn && !auth.requiresPasswordChange && (
+          <Suspense fallback={null}>
+            <AnnouncementBanner />
+          </Suspense>
+        )}
       </AppShell.Main>
     </AppShell>
   );

@@ -1,5 +1,5 @@
 import { Anchor, Button, Group, Stack, Title } from '@mantine/core';
-import { IconBroadcast, IconFlask } from '@tabler/icons-react';
+import { IconBroadcast, IconFlask, IconSpeakerphone } from '@tabler/icons-react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { ADMIN_SECTIONS } from '../../../lib/admin-sections';
 
@@ -15,6 +15,12 @@ export function AdminLayout() {
             <Group gap={4} component="span" wrap="nowrap">
               <IconFlask size={16} aria-hidden="true" />
               Permission simulator
+            </Group>
+          </Anchor>
+          <Anchor component={Link} to="/announcement-manager" size="sm">
+            <Group gap={4} component="span" wrap="nowrap">
+              <IconSpeakerphone size={16} aria-hidden="true" />
+              Announcement manager
             </Group>
           </Anchor>
           <Anchor component={Link} to="/notification-demo" size="sm">

@@ -16,6 +16,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconArrowRight, IconCircleCheck, IconEdit } from '@tabler/icons-react';
+import { lazy, Suspense } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { SideScroll } from '../../../components/side-scroll';
 
@@ -35,6 +36,13 @@ import { EnrolControls } from './enrol-controls';
 import { ParticipantsTab } from './participants-tab';
 import { QueryState } from '../../../components/query-state';
 import { href } from '../../../lib/links';
+
+// The course's announcements: the announcements' own chunk (docs/announcements.md).
+const ScopedAnnouncements = lazy(() =>
+  import('../../announcements/components/scoped-announcements').then((m) => ({
+    default: m.ScopedAnnouncements,
+  })),
+);
 
 export type CourseTab = 'outline' | 'assignments' | 'grades' | 'participants';
 
@@ -197,6 +205,11 @@ export function CoursePage() {
         <Paper withBorder p="md" component="section" aria-label="Summary">
           <RichTextView html={detail.summaryHtml} />
         </Paper>
+      )}
+      {(detail.viewer.canLearn || detail.viewer.canEdit) && (
+        <Suspense fallback={null}>
+          <ScopedAnnouncements scope={{ type: 'course', id: detail.id, name: detail.title }} />
+        </Suspense>
       )}
       <Tabs
         value={tab}

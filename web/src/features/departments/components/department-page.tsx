@@ -19,7 +19,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconArchive, IconArchiveOff, IconEdit, IconPencil } from '@tabler/icons-react';
-import { useId, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 
 import { RichTextView } from '../../../components/rich-text/rich-text-view';
@@ -32,6 +32,13 @@ import { MembersSection } from './members-section';
 import { QueryState } from '../../../components/query-state';
 import { countText } from '../../../lib/format';
 import { href } from '../../../lib/links';
+
+// The department's announcements: the announcements' own chunk (docs/announcements.md).
+const ScopedAnnouncements = lazy(() =>
+  import('../../announcements/components/scoped-announcements').then((m) => ({
+    default: m.ScopedAnnouncements,
+  })),
+);
 
 type Dialog = 'description' | 'rename' | 'archive' | null;
 
@@ -156,6 +163,11 @@ function DepartmentView({ department }: { department: DepartmentDetail }) {
         <Text c="dimmed">This department has no description yet.</Text>
       )}
 
+      <Suspense fallback={null}>
+        <ScopedAnnouncements
+          scope={{ type: 'department', id: department.id, name: department.name }}
+        />
+      </Suspense>
       <Section title="Managers">
         <Managers department={department} />
       </Section>

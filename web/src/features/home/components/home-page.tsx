@@ -1,13 +1,15 @@
 import { findRoute, type LearningOverview } from '@learning-hub/core';
 import { Alert, Loader, Stack, Text, Title } from '@mantine/core';
-import { lazy, Suspense, useDeferredValue, useEffect } from 'react';
+import { useQueries, type UseQueryOptions } from '@tanstack/react-query';
+import { lazy, Suspense, useDeferredValue, useEffect, useState, type ComponentType } from 'react';
 import { useAuth } from '../../../lib/auth/auth-context';
-import { useCan } from '../../../lib/auth/use-can';
+import { useCan, type Can } from '../../../lib/auth/use-can';
 import { prepareDateTimeFormat } from '../../../lib/format';
 import { nextTask } from '../../../lib/next-task';
 import { errorMessage, prepareDateFormat } from '../../classroom/course-format';
 import { loadLearningContracts, useLearningOverview } from '../../classroom/api/learning-api';
 import { useSignInFailures } from '../api/home-api';
+import { HOME_SECTIONS } from '../home-sections';
 import { AdminSections } from './admin-sections';
 import { LearnerSections } from './learner-sections';
 import { TeachingSections } from './teaching-sections';
@@ -33,7 +35,46 @@ function showsLearning(overview: LearningOverview, teaches: boolean, administers
 }
 
 /**
- * / : where each person's work starts. A greeting, then the sections of what the server says the
+ * The sections the areas contribute (home-sections.ts), first of the page: their chunks and their
+ * first data asked for at once, side by side; each shows once both are there. `settled`: all of
+ * them are (or failed), so the page's own sections below can come without pushing anything down.
+ */
+function useContributedSections(can: Can) {
+  const wanted = HOME_SECTIONS.filter((section) => section.shows(can));
+  const [loaded, setLoaded] = useState<Readonly<Record<string, ComponentType | null>>>({});
+  const ids = wanted.map((section) => section.id).join(',');
+  useEffect(() => {
+    for (const section of HOME_SECTIONS) {
+      if (!ids.split(',').includes(section.id)) continue;
+      // A chunk that fails to load leaves its section out rather than the page waiting for it.
+      void section.load().then(
+        (Component) => setLoaded((current) => ({ ...current, [section.id]: Component })),
+        () => setLoaded((current) => ({ ...current, [section.id]: null })),
+      );
+    }
+  }, [ids]);
+  const queries = useQueries({
+    queries: wanted.map((section) =>
+      section.query
+        ? (section.query() as UseQueryOptions)
+        : { queryKey: ['home-section', section.id], queryFn: () => null },
+    ),
+  });
+  const settled = wanted.every(
+    (section, index) => section.id in loaded && queries[index]?.status !== 'pending',
+  );
+  const sections = wanted.flatMap((section, index) => {
+    const Component = loaded[section.id];
+    return Component && queries[index]?.status !== 'pending'
+      ? [<Component key={section.id} />]
+      : [];
+  });
+  return { sections, settled };
+}
+
+/**
+ * / : where each person's work starts. A greeting, the sections the areas contribute
+ * (home-sections.ts: the announcements first), then the sections of what the server says the
  * user has: the courses they take (continue, due soon, grades, courses), the courses they teach
  * (to grade, hand-ins, courses, due dates) and, for admins, the admin area's shortcuts and the
  * latest failed sign-ins; then the wiki (the pages they follow, the pages changed lately). The menu
@@ -45,6 +86,7 @@ export function HomePage() {
   const learns = CLASSROOM_ROUTE ? can.route(CLASSROOM_ROUTE).allowed : false;
   const administers = ADMIN_ROUTE ? can.route(ADMIN_ROUTE).allowed : false;
   const readsWiki = WIKI_ROUTE ? can.route(WIKI_ROUTE).allowed : false;
+  const contributed = useContributedSections(can);
   const overview = useLearningOverview(learns);
   // Asked at once, beside the overview, though shown below it.
   const failures = useSignInFailures(administers);
@@ -74,20 +116,24 @@ export function HomePage() {
   if (!user) return null;
   // The admin's sections wait for the sections above them, so nothing is pushed down when those
   // arrive (docs/front-end.md: layout shift).
-  const settled = !learns || status !== 'pending';
+  const ready = contributed.settled;
+  const settled = ready && (!learns || status !== 'pending');
   const teaches = (data?.teaching.length ?? 0) > 0;
   const learning = data !== undefined && showsLearning(data, teaches, administers);
   return (
     <Stack gap="xl">
       <Title order={1}>{`Welcome, ${user.firstname}`}</Title>
-      {learns && status === 'pending' && <Loader size="sm" aria-label="Loading your courses" />}
-      {learns && status === 'error' && (
+      {contributed.sections}
+      {learns && (status === 'pending' || !ready) && (
+        <Loader size="sm" aria-label="Loading your courses" />
+      )}
+      {ready && learns && status === 'error' && (
         <Alert color="red" role="alert">
           {errorMessage(overview.error)}
         </Alert>
       )}
-      {data && learning && <LearnerSections overview={data} />}
-      {data && teaches && <TeachingSections overview={data} />}
+      {ready && data && learning && <LearnerSections overview={data} />}
+      {ready && data && teaches && <TeachingSections overview={data} />}
       {settled && administers && (
         <AdminSections failures={failuresData} status={failuresStatus} error={failures.error} />
       )}
