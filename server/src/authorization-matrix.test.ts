@@ -180,6 +180,7 @@ describe.skipIf(!available)(`authorization matrix (${TEST_DB_KIND})`, () => {
       categoryId: 'no-such-category',
       pageId: 'no-such-page',
       announcementId: 'no-such-announcement',
+      notificationId: '0'.repeat(32),
       revisionId: '1',
       name: DEPARTMENT,
     });

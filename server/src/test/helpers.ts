@@ -274,7 +274,7 @@ export async function createSecondInstance(
   ctx: TestContext,
   /** Extra configuration (environment variables), as the first instance's. */
   env: Record<string, string> = {},
-): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
+): Promise<{ app: FastifyInstance; db: DatabaseHandle['db']; close(): Promise<void> }> {
   const handle = openDatabase(ctx.database.location);
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -295,6 +295,8 @@ export async function createSecondInstance(
   await app.ready();
   return {
     app,
+    /** Its own connection to the database. */
+    db: handle.db,
     close: async () => {
       await app.close();
       await handle.close();
