@@ -479,3 +479,15 @@ export async function updateFromProvider(
     .where('id', '=', userId)
     .execute();
 }
+
+/** The users with these ids (those that exist), in no particular order. */
+export async function findUsersByIds(db: Db, ids: readonly string[]): Promise<UserRecord[]> {
+  const users: UserRecord[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await userQuery(db)
+      .where('users.id', 'in', ids.slice(i, i + 500))
+      .execute();
+    users.push(...rows.map(toUserRecord));
+  }
+  return users;
+}
