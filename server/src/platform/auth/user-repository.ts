@@ -491,3 +491,17 @@ export async function findUsersByIds(db: Db, ids: readonly string[]): Promise<Us
   }
   return users;
 }
+
+/** The active people whose department is this one. */
+export async function listActiveUserIdsOfDepartment(
+  db: Db,
+  departmentId: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('users')
+    .where('department_id', '=', departmentId)
+    .where('is_active', '=', 1)
+    .select('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
