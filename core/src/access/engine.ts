@@ -311,6 +311,23 @@ export class AccessEngine {
     return allowed;
   }
 
+  /**
+   * `check` without an audit entry: for the server's own questions about people who are not
+   * acting (whom to tell of a change), which would otherwise push the people's own checks out of
+   * the audit ring of spec §9.
+   */
+  wouldAllow(userId: string, permission: string, scope?: CheckScope | string): boolean {
+    const key =
+      scope === undefined ? 'system' : typeof scope === 'string' ? scope : contextKey(scope);
+    const bit = PERMISSION_BIT.get(permission);
+    if (bit === undefined) return false;
+    const offset = this.rowOf(userId, this.now());
+    return (
+      offset >= 0 &&
+      (((this.table[offset + HEADER_AT] as number) & 1) === 1 || this.holds(offset, bit, key))
+    );
+  }
+
   /** `check` with the spec's reason when denied. */
   decide(userId: string, permission: string, scope?: CheckScope | string): Decision {
     if (this.check(userId, permission, scope)) return ALLOWED;

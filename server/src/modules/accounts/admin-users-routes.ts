@@ -9,6 +9,7 @@
  * non-admin gives only what they hold in the context, never admin or `system.*`). They are judged
  * under a lock on the target user's row, on what the change really replaces.
  */
+import { tellOfNewRoles } from '../../platform/access/role-notices';
 import {
   AdminUserSchema,
   AppError,
@@ -426,6 +427,12 @@ const adminUsersRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = a
           judge: (current, before) =>
             assignmentReplaceDenial(granter, current, before, assignment, roles, { now: now() }),
           afterWrite: async (trx, before) => {
+            await tellOfNewRoles(app.notifications, trx, {
+              previous: before,
+              next: assignment,
+              actorId: request.auth?.user.id ?? null,
+              now: now(),
+            });
             if (context.type !== 'course') return;
             await applyEnrolmentBlockRule(trx, {
               courseId: context.courseId,

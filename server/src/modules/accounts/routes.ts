@@ -325,20 +325,37 @@ const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, n
       const problem = passwordPolicyProblem(newPassword, user, { currentPassword });
       if (problem) throw new AppError('PASSWORD_POLICY', problem);
 
-      await setPasswordHash(
-        db,
-        user.id,
-        await hashPassword(newPassword),
-        { isDefaultPassword: false, mustChangePassword: false },
-        iso(),
-      );
-      const revokedSessions = await revokeUserSessions(
-        db,
-        user.id,
-        iso(),
-        'password_changed',
-        session.id,
-      );
+      const passwordHash = await hashPassword(newPassword);
+      // The new password, the other sessions ended and the notice of it: together or not at all.
+      const revokedSessions = await db.transaction().execute(async (trx) => {
+        await setPasswordHash(
+          trx,
+          user.id,
+          passwordHash,
+          { isDefaultPassword: false, mustChangePassword: false },
+          iso(),
+        );
+        const revoked = await revokeUserSessions(
+          trx,
+          user.id,
+          iso(),
+          'password_changed',
+          session.id,
+        );
+        await app.notifications.notify(trx, {
+          kind: 'account.password-changed',
+          priority: 'important',
+          title: 'Your password was changed',
+          body:
+            revoked > 0
+              ? `Your other sessions (${revoked}) were signed out. If it was not you, tell an administrator at once.`
+              : 'If it was not you, tell an administrator at once.',
+          link: '/profile-settings',
+          recipients: [user.id],
+        });
+        return revoked;
+      });
+      void app.notifications.dispatch();
       app.live.endUserSessions(user.id, { exceptSessionId: session.id });
       await sessionEvent(request, 'password_change', {
         username: user.username,

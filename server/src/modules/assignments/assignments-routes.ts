@@ -35,7 +35,8 @@ import {
   type CourseGateRecord,
   type LearnerState,
 } from './assignment-repository';
-import { countGrades } from './grade-repository';
+import { countGrades, listAssignmentGrades } from './grade-repository';
+import { learnersOf, tellGrades, tellNewAssignment } from './assignment-notices';
 import type { OwnedFile } from './submission-repository';
 import type { CourseAccess } from '../courses/public';
 import { referencedFileIds, sanitizeRichText } from '../../platform/rich-text/sanitize';
@@ -318,23 +319,29 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
       }
       const user = currentUser(request);
       await checkAttachments(user.id, body.attachmentFileIds ?? []);
-      const assignment = await insertAssignment(
-        db,
-        {
-          courseId: course.id,
-          title: body.title,
-          instructionsHtml: sanitizeRichText(body.instructionsHtml ?? ''),
-          dueAt: body.dueAt ? new Date(body.dueAt).toISOString() : null,
-          points: body.points ?? 100,
-          submissionKinds: [...new Set(body.submissionKinds ?? (['text', 'file'] as const))],
-          fileKinds: [...new Set(body.fileKinds ?? [])],
-          maxFileBytes: body.maxFileBytes ?? fileCap,
-          latePolicy: body.latePolicy ?? 'mark_late',
-          maxAttempts: body.maxAttempts ?? null,
-          releaseOnSave: body.releaseOnSave ?? false,
-        },
-        iso(),
-      );
+      const learners = await learnersOf(app, db, course.id, now());
+      const assignment = await db.transaction().execute(async (trx) => {
+        const created = await insertAssignment(
+          trx,
+          {
+            courseId: course.id,
+            title: body.title,
+            instructionsHtml: sanitizeRichText(body.instructionsHtml ?? ''),
+            dueAt: body.dueAt ? new Date(body.dueAt).toISOString() : null,
+            points: body.points ?? 100,
+            submissionKinds: [...new Set(body.submissionKinds ?? (['text', 'file'] as const))],
+            fileKinds: [...new Set(body.fileKinds ?? [])],
+            maxFileBytes: body.maxFileBytes ?? fileCap,
+            latePolicy: body.latePolicy ?? 'mark_late',
+            maxAttempts: body.maxAttempts ?? null,
+            releaseOnSave: body.releaseOnSave ?? false,
+          },
+          iso(),
+        );
+        await tellNewAssignment(app, trx, created, course.title, learners, user.id);
+        return created;
+      });
+      void app.notifications.dispatch();
       await syncFiles(request, assignment, body.attachmentFileIds ?? []);
       return reply
         .code(201)
@@ -442,7 +449,17 @@ export function registerAssignmentRoutes(app: FastifyInstance, options: Assignme
       if (body.maxAttempts !== undefined) changes.maxAttempts = body.maxAttempts;
       if (body.gradesReleased !== undefined) changes.gradesReleased = body.gradesReleased;
       if (body.releaseOnSave !== undefined) changes.releaseOnSave = body.releaseOnSave;
-      const updated = await updateAssignment(db, assignment.id, body.revision, changes, iso());
+      const releasing = changes.gradesReleased === true && !assignment.gradesReleased;
+      const updated = await db.transaction().execute(async (trx) => {
+        const saved = await updateAssignment(trx, assignment.id, body.revision, changes, iso());
+        // Released now: every learner with a grade hears of theirs.
+        if (saved && releasing) {
+          const grades = [...(await listAssignmentGrades(trx, saved.id)).values()];
+          await tellGrades(app, trx, saved, grades, user.id);
+        }
+        return saved;
+      });
+      if (releasing) void app.notifications.dispatch();
       if (!updated) throw new AppError('NOT_FOUND', 'Assignment not found');
       if (body.attachmentFileIds !== undefined || body.instructionsHtml !== undefined) {
         await syncFiles(request, updated, body.attachmentFileIds);

@@ -149,7 +149,13 @@ export async function countGrades(
  * transaction, judged by the row as it is then: the grade and its release are one change, and a
  * grade that fails releases nothing.
  */
-export async function setGrade(db: Db, change: GradeChange, at: string): Promise<GradeRecord> {
+export async function setGrade(
+  db: Db,
+  change: GradeChange,
+  at: string,
+  /** More work in the grade's transaction, knowing whether learners may see grades now. */
+  within?: (trx: Db, released: boolean) => Promise<void>,
+): Promise<GradeRecord> {
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('assignments')
@@ -188,6 +194,14 @@ export async function setGrade(db: Db, change: GradeChange, at: string): Promise
       .values(values)
       .onConflict((oc) => oc.columns(['assignment_id', 'user_id']).doUpdateSet(rest))
       .execute();
+    if (within) {
+      const state = await trx
+        .selectFrom('assignments')
+        .select('grades_released')
+        .where('id', '=', change.assignmentId)
+        .executeTakeFirst();
+      await within(trx, Number(state?.grades_released ?? 0) === 1);
+    }
   });
   const saved = await findGrade(db, change.assignmentId, change.userId);
   if (!saved) throw new Error('saved grade vanished');

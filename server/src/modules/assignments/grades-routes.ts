@@ -14,6 +14,7 @@ import {
   GradeSetSchema,
 } from '@learning-hub/core';
 import type { FastifyInstance } from 'fastify';
+import { tellGrades } from './assignment-notices';
 import type { UserRecord } from '../../platform/auth/user-repository';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -77,7 +78,14 @@ export function registerGradeRoutes(app: FastifyInstance, options: AssignmentsOp
   ) {
     let grade;
     try {
-      grade = await setGrade(db, change, iso());
+      grade = await setGrade(db, change, iso(), async (trx, released) => {
+        // Learners hear of a grade they may see: saved with the grades released.
+        if (released) {
+          const now = { ...assignment, gradesReleased: true };
+          await tellGrades(app, trx, now, [change], user.id);
+        }
+      });
+      void app.notifications.dispatch();
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError('CONFLICT', GRADE_RACE);
       throw error;

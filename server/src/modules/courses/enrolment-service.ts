@@ -9,6 +9,8 @@
  * course and for the enrolment itself; capacity is judged under the course's row lock, so of two
  * learners racing for the last seat exactly one gets it.
  */
+import { tellOfNewRoles } from '../../platform/access/role-notices';
+import type { NotificationService } from '../../platform/notifications/notification-service';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   AppError,
@@ -336,6 +338,8 @@ export async function setParticipant(
     endsAt: string | null;
     registry: RoleRegistry;
     now: number;
+    /** Tells the person of the roles given them (docs/notifications.md). */
+    notifications?: NotificationService;
   },
 ): Promise<{ assignment: ContextAssignment; created: boolean }> {
   const { courseId, target, now } = input;
@@ -388,6 +392,14 @@ export async function setParticipant(
         ...(previous ? { previous: { roles: previous.roles, expiresAt: previous.expiresAt } } : {}),
       },
     );
+    if (input.notifications) {
+      await tellOfNewRoles(input.notifications, trx, {
+        previous: current,
+        next,
+        actorId: input.actor.id,
+        now,
+      });
+    }
     // Not a participant in force before: this made them one (a PUT that creates answers 201).
     return { assignment: next, created: current === null };
   });

@@ -298,6 +298,7 @@ const participantsRoutes: FastifyPluginAsyncZod<CourseRouteOptions> = async (app
         throw new AppError('VALIDATION_ERROR', 'The end must be in the future.');
       }
       const { created } = await setParticipant(db, {
+        notifications: app.notifications,
         courseId: course.id,
         actor: actorOf(request),
         actorSubject: actorSubject(user),

@@ -5,6 +5,8 @@
  * (access/assignment-changes.ts: the user's row lock, the audit trail, the permission reload on
  * every instance), never a table of their own. The routes stay thin.
  */
+import type { NotificationService } from '../../platform/notifications/notification-service';
+import { tellOfNewRoles } from '../../platform/access/role-notices';
 import {
   AppError,
   assignmentRemoveDenial,
@@ -72,6 +74,8 @@ export interface DepartmentDeps {
   db: Db;
   access: AccessService;
   now: () => number;
+  /** Tells people of a role given them (docs/notifications.md); none: nobody is told. */
+  notifications?: NotificationService;
 }
 
 const departmentContext = (departmentId: string): AccessContext => ({
@@ -240,6 +244,16 @@ export async function setMember(
           admin || !next
             ? null
             : assignmentReplaceDenial(granter, locked, previous, next, roles, { now }),
+        afterWrite: async (trx, previous, next) => {
+          if (next && deps.notifications) {
+            await tellOfNewRoles(deps.notifications, trx, {
+              previous,
+              next,
+              actorId: user.id,
+              now,
+            });
+          }
+        },
       },
     );
     return result.assignment;

@@ -101,7 +101,7 @@ const departmentRoutes: FastifyPluginAsyncZod<{
   now: () => number;
   changes?: ChangeTracker | null;
 }> = async (app, { db, now, changes = null }) => {
-  const deps = { db, access: app.access, now };
+  const deps = { db, access: app.access, now, notifications: app.notifications };
   const progressCache = new FiguresCache<Map<string, GroupProgress>>(
     changes,
     ['users', 'context_assignments', 'lessons', 'lesson_progress'],

@@ -4,6 +4,7 @@
  * version). The trash and the counters are the platform's content lifecycle (item-lifecycle.ts).
  * The routes stay thin.
  */
+import type { NotificationService } from '../../platform/notifications/notification-service';
 import {
   AppError,
   type LibraryItemCreate,
@@ -21,7 +22,7 @@ import type { Database } from '../../platform/db/schema';
 import { isUniqueViolation } from '../../platform/db/errors';
 import type { JobService } from '../../platform/jobs';
 import { sortableId } from '../../platform/ids';
-import { sanitizeRichText } from '../../platform/rich-text/sanitize';
+import { richTextToPlainText, sanitizeRichText } from '../../platform/rich-text/sanitize';
 import { searchIndex } from '../../platform/search/search-index';
 import type { FileRecord } from '../../platform/storage/file-repository';
 import type { FileService } from '../../platform/storage/file-service';
@@ -72,6 +73,14 @@ export interface LibraryDeps {
   access: AccessService;
   files: FileService;
   jobs: JobService;
+  /**
+   * Tells a department's or a course's people of a new item (library-notices.ts): their ids,
+   * resolved before the write, and the notifications to write them with. None: nobody is told.
+   */
+  notices?: {
+    audience(scope: LibraryItemCreate['scope'], now: number): Promise<string[]>;
+    notifications: NotificationService;
+  };
 }
 
 /** What an item is, from its stored file's detected type. */
@@ -193,6 +202,7 @@ export async function createItemFor(
   const file = body.fileId ? await checkUpload(files, user.id, body.fileId) : null;
   const descriptionHtml = sanitizeRichText(body.descriptionHtml ?? '');
   const id = sortableId();
+  const told = deps.notices ? await deps.notices.audience(body.scope, input.now) : [];
   await db.transaction().execute(async (trx) => {
     await insertItem(
       trx,
@@ -211,6 +221,17 @@ export async function createItemFor(
     );
     if (file) await addVersion(deps, trx, id, file, user.id, at);
     await indexItem(trx, id);
+    if (told.length > 0) {
+      await deps.notices?.notifications.notify(trx, {
+        kind: 'library.item-added',
+        title: `New in the library: ${body.title}`,
+        body: richTextToPlainText(descriptionHtml).slice(0, 200),
+        link: `/library/${id}`,
+        source: { type: LIBRARY_ITEM, id },
+        actorId: user.id,
+        recipients: told,
+      });
+    }
   });
   if (file) {
     try {

@@ -5,6 +5,7 @@
  * who sees what is library-access.ts, asked by the list (SQL), the item routes, the files of an
  * item and search.
  */
+import { libraryAudience } from './library-notices';
 import {
   AppError,
   LibraryCategoryInputSchema,
@@ -129,7 +130,16 @@ const libraryRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = asyn
   app,
   { db, now },
 ) => {
-  const deps = { db, access: app.access, files: app.files, jobs: app.jobs };
+  const deps = {
+    db,
+    access: app.access,
+    files: app.files,
+    jobs: app.jobs,
+    notices: {
+      audience: (scope: LibraryScope, at: number) => libraryAudience(app, db, scope, at),
+      notifications: app.notifications,
+    },
+  };
   const items = libraryItemLifecycle({ db, files: app.files });
 
   /** The item and the viewer when the user may see it (the trash rule included), else null. */

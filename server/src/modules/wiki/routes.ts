@@ -124,7 +124,13 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
   { db, now },
 ) => {
   // A save lets what arrived meanwhile run between its preparation and its write (lanes.ts).
-  const deps = { db, access: app.access, files: app.files, pause: nextTurn };
+  const deps = {
+    db,
+    access: app.access,
+    files: app.files,
+    pause: nextTurn,
+    notifications: app.notifications,
+  };
   const pages = wikiPageLifecycle({ db, files: app.files });
   /** Whether the viewer may move the page to the trash and back (its space's wiki.delete). */
   const mayDelete = (page: PageRecord, viewer: WikiViewer) => async () =>

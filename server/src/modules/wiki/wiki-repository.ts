@@ -1210,3 +1210,13 @@ export async function placePage(
     }
   }
 }
+
+/** Who follows a page (the notice of a change goes to them). */
+export async function listFollowerIds(db: Db, pageId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('wiki_follows')
+    .where('page_id', '=', pageId)
+    .select('user_id')
+    .execute();
+  return rows.map((r) => r.user_id);
+}

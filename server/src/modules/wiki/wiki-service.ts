@@ -11,7 +11,10 @@ import {
   type WikiPageCreate,
   type WikiPageStatus,
 } from '@learning-hub/core';
+import { getRolesVersion } from '../../platform/access/access-repository';
 import type { AccessService } from '../../platform/access/access-service';
+import { findUserById } from '../../platform/auth/user-repository';
+import type { NotificationService } from '../../platform/notifications/notification-service';
 import type { Db } from '../../platform/db';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { sortableId } from '../../platform/ids';
@@ -28,6 +31,7 @@ import {
   spaceOfKey,
   spaceOfPage,
   spaceVisible,
+  wikiViewerOf,
   type WikiSpaceRef,
   type WikiViewer,
 } from './wiki-access';
@@ -41,6 +45,7 @@ import {
   insertPage,
   insertRevision,
   listSubtreeIds,
+  listFollowerIds,
   lockTree,
   nextPosition,
   placePage,
@@ -91,6 +96,33 @@ export interface WikiDeps {
    * plugins/lanes.ts). None: the write follows at once.
    */
   pause?: () => Promise<void>;
+  /** Tells a page's followers of a change (docs/notifications.md); none: nobody is told. */
+  notifications?: NotificationService;
+}
+
+/**
+ * The followers of a page who may see it as the save leaves it, but its author: each judged
+ * with their own permissions now (a follower who lost the space is not told).
+ */
+async function followersToTell(
+  deps: WikiDeps,
+  page: PageRecord,
+  authorId: string,
+  now: number,
+): Promise<string[]> {
+  if (!deps.notifications) return [];
+  const ids = (await listFollowerIds(deps.db, page.id)).filter((id) => id !== authorId);
+  if (ids.length === 0) return [];
+  const rolesVersion = await getRolesVersion(deps.db);
+  const told: string[] = [];
+  for (const id of ids) {
+    const user = await findUserById(deps.db, id);
+    if (!user?.isActive) continue;
+    await deps.access.ensureUser(user, rolesVersion);
+    const viewer = wikiViewerOf(deps.access, user, now);
+    if (await pageVisible(deps.db, deps.access, viewer, page, now)) told.push(id);
+  }
+  return told;
 }
 
 /** A stale save: another save (or the trash) came first; nothing was written. */
@@ -230,6 +262,12 @@ async function writeRevision(
   const plan = renderPlan(change.html);
   // Its text for the index, made before the transaction: the write holds the thread alone.
   const text = richTextToPlainText(change.html);
+  const followers = await followersToTell(
+    deps,
+    { ...page, status: change.status, title: change.title },
+    change.by,
+    Date.parse(at),
+  );
   await deps.pause?.();
   try {
     await deps.db.transaction().execute(async (trx) => {
@@ -273,7 +311,19 @@ async function writeRevision(
         deletedAt: null,
         text,
       });
+      if (followers.length > 0) {
+        await deps.notifications?.notify(trx, {
+          kind: 'wiki.page-changed',
+          title: `“${change.title}” was changed`,
+          body: change.summary || text.slice(0, 200),
+          link: `/wiki/pages/${page.id}`,
+          source: { type: WIKI_PAGE, id: page.id },
+          actorId: change.by,
+          recipients: followers,
+        });
+      }
     });
+    if (followers.length > 0) void deps.notifications?.dispatch();
   } catch (error) {
     if (error instanceof StaleSave) throw error;
     // The title index refuses a title taken in the space (after the conditional update, the

@@ -44,8 +44,15 @@ interface ChangeBase {
   /** ISO instant of the audit row. */
   at: string;
   judge?: AssignmentJudge;
-  /** Runs after the write and before the audit row, in the same transaction. */
-  afterWrite?: (trx: Db, previous: ContextAssignment | null) => Promise<void>;
+  /**
+   * Runs after the write and before the audit row, in the same transaction: `next` is what was
+   * stored (null: a removal). The notices of new roles are written here (access/role-notices.ts).
+   */
+  afterWrite?: (
+    trx: Db,
+    previous: ContextAssignment | null,
+    next: ContextAssignment | null,
+  ) => Promise<void>;
 }
 
 const summary = (a: ContextAssignment) => ({
@@ -79,7 +86,7 @@ export async function replaceContextAssignment(
   const reason = change.judge?.(locked, previous, assignment) ?? null;
   if (reason !== null) throw new AppError('FORBIDDEN', reason);
   await upsertAssignment(trx, assignment);
-  await change.afterWrite?.(trx, previous);
+  await change.afterWrite?.(trx, previous, assignment);
   await recordAccessAudit(trx, change.at, {
     action: previous ? 'assignment.replace' : 'assignment.create',
     ...auditedActor(change.actor),
@@ -110,7 +117,7 @@ export async function removeContextAssignment(
   if (reason !== null) throw new AppError('FORBIDDEN', reason);
   if (!previous) return null;
   await deleteAssignment(trx, userId, context);
-  await change.afterWrite?.(trx, previous);
+  await change.afterWrite?.(trx, previous, null);
   await recordAccessAudit(trx, change.at, {
     action: 'assignment.remove',
     ...auditedActor(change.actor),

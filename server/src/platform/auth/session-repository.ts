@@ -53,6 +53,8 @@ export async function createSession(
     lifetimeMs: number;
     ipAddress: string | null;
     userAgent: string | null;
+    /** More work in the session's own transaction (a notification of the sign-in). */
+    within?: (trx: Db, session: SessionRecord) => Promise<void>;
   },
 ): Promise<{ token: string; session: SessionRecord; ended: number }> {
   const token = newToken();
@@ -112,9 +114,38 @@ export async function createSession(
       .where('id', '!=', session.id)
       .where('id', 'not in', othersKept)
       .executeTakeFirst();
+    await input.within?.(trx, session);
     return Number(result.numUpdatedRows);
   });
   return { token, session, ended };
+}
+
+/**
+ * Whether this sign-in is from a browser the person has not signed in with before: they have
+ * signed in before, and never with this user agent. (The first sign-in of an account is no news.)
+ */
+export async function isNewBrowser(
+  db: Db,
+  userId: string,
+  userAgent: string | null,
+  exceptSessionId: string,
+): Promise<boolean> {
+  const earlier = await db
+    .selectFrom('sessions')
+    .where('user_id', '=', userId)
+    .where('id', '!=', exceptSessionId)
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('all'),
+      eb.fn
+        .count<number | string>(
+          userAgent === null
+            ? sql`case when user_agent is null then 1 end`
+            : sql`case when user_agent = ${userAgent} then 1 end`,
+        )
+        .as('same'),
+    ])
+    .executeTakeFirstOrThrow();
+  return Number(earlier.all) > 0 && Number(earlier.same) === 0;
 }
 
 function sessionQuery(db: Db) {

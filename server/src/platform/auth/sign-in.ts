@@ -7,7 +7,7 @@ import { SESSION_LIFETIME_MS, type AuthMethod, type LoginSuccess } from '@learni
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db';
 import { countFailedSignIns, recordAuthEvent } from './auth-event-repository';
-import { createSession } from './session-repository';
+import { createSession, isNewBrowser } from './session-repository';
 import {
   releaseAttempt,
   reserveAttempt,
@@ -20,6 +20,34 @@ import { setLastLogin, toPublicUser, usernameKey, type UserRecord } from './user
 export function userAgentOf(request: FastifyRequest): string | null {
   const ua = request.headers['user-agent'];
   return typeof ua === 'string' ? ua : null;
+}
+
+/** A browser in a few words, from its user agent ("Firefox on Linux"), for a notice. */
+export function browserOf(userAgent: string | null): string {
+  if (!userAgent) return 'A browser that did not say what it is';
+  const browser = /Edg\//.test(userAgent)
+    ? 'Edge'
+    : /OPR\/|Opera/.test(userAgent)
+      ? 'Opera'
+      : /Firefox\//.test(userAgent)
+        ? 'Firefox'
+        : /Chrom(e|ium)\//.test(userAgent)
+          ? 'Chrome'
+          : /Safari\//.test(userAgent)
+            ? 'Safari'
+            : 'A browser';
+  const system = /Android/.test(userAgent)
+    ? 'Android'
+    : /iPhone|iPad/.test(userAgent)
+      ? 'iOS'
+      : /Windows/.test(userAgent)
+        ? 'Windows'
+        : /Mac OS X|Macintosh/.test(userAgent)
+          ? 'macOS'
+          : /Linux/.test(userAgent)
+            ? 'Linux'
+            : null;
+  return system ? `${browser} on ${system}` : browser;
 }
 
 export interface SignInScope {
@@ -93,7 +121,23 @@ export async function openSession(
     lifetimeMs: SESSION_LIFETIME_MS[s.method],
     ipAddress: s.request.ip,
     userAgent: userAgentOf(s.request),
+    // Someone signing in from a browser the person has not used: they hear of it, in the
+    // transaction of the session itself (docs/notifications.md).
+    within: async (trx, opened) => {
+      if (!(await isNewBrowser(trx, user.id, opened.userAgent, opened.id))) return;
+      await s.request.server.notifications.notify(trx, {
+        kind: 'account.new-sign-in',
+        priority: 'important',
+        title: 'New sign-in to your account',
+        body:
+          `${browserOf(opened.userAgent)} signed in from ${s.request.ip}. If it was not you, ` +
+          'end that session in Profile Settings and change your password.',
+        link: '/profile-settings',
+        recipients: [user.id],
+      });
+    },
   });
+  void s.request.server.notifications.dispatch();
   await setLastLogin(s.db, user.id, at.toISOString());
   await recordAttempt(s, 'login_success', {
     username: user.username,

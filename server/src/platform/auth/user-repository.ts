@@ -479,3 +479,29 @@ export async function updateFromProvider(
     .where('id', '=', userId)
     .execute();
 }
+
+/** The users with these ids (those that exist), in no particular order. */
+export async function findUsersByIds(db: Db, ids: readonly string[]): Promise<UserRecord[]> {
+  const users: UserRecord[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await userQuery(db)
+      .where('users.id', 'in', ids.slice(i, i + 500))
+      .execute();
+    users.push(...rows.map(toUserRecord));
+  }
+  return users;
+}
+
+/** The active people whose department is this one. */
+export async function listActiveUserIdsOfDepartment(
+  db: Db,
+  departmentId: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('users')
+    .where('department_id', '=', departmentId)
+    .where('is_active', '=', 1)
+    .select('id')
+    .execute();
+  return rows.map((r) => r.id);
+}

@@ -28,6 +28,9 @@ import {
 export const NOTIFICATION_BODY_MAX = 500;
 export const NOTIFICATION_TITLE_MAX = 200;
 
+/** How long after `notify` the outbox looks, when nobody calls `dispatch()` (ms). */
+const SOON_MS = 25;
+
 /** What an area announces. */
 export interface NotificationInput {
   kind: NotificationKind;
@@ -105,9 +108,10 @@ export class NotificationService {
   }
 
   /**
-   * Stores a notification in `trx` (the transaction of the thing it announces). Call `dispatch()`
-   * once the transaction has committed to send it at once; otherwise the outbox sends it within
-   * a second.
+   * Stores a notification in `trx` (the transaction of the thing it announces). It is sent a few
+   * milliseconds later (the transaction has committed by then, as a rule); call `dispatch()` once
+   * the transaction has committed to send it at once. Whatever is missed, the outbox's poll sends
+   * within a second.
    */
   async notify(trx: Db, input: NotificationInput): Promise<StoredNotification> {
     const info = NOTIFICATION_KIND_INFO[input.kind];
@@ -138,7 +142,19 @@ export class NotificationService {
       },
       recipients,
     );
+    if (recipients.length > 0) this.dispatchSoon();
     return { id, createdAt, recipients: recipients.map((r) => r.userId) };
+  }
+
+  private soon: NodeJS.Timeout | null = null;
+
+  private dispatchSoon(): void {
+    if (this.soon) return;
+    this.soon = setTimeout(() => {
+      this.soon = null;
+      void this.dispatch();
+    }, SOON_MS);
+    this.soon.unref();
   }
 
   /** Sends what is stored and not sent yet, now (after the transaction that stored it). */
@@ -152,6 +168,8 @@ export class NotificationService {
   }
 
   async stop(): Promise<void> {
+    if (this.soon) clearTimeout(this.soon);
+    this.soon = null;
     await this.dispatcher.stop();
   }
 
