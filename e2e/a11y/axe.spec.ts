@@ -78,6 +78,8 @@ const LOADED: Record<string, (page: Page) => Locator> = {
   '/wiki': (page) => page.getByRole('navigation', { name: 'Spaces' }),
   '/wiki/create': (page) => page.getByRole('textbox', { name: 'Title' }),
   '/wiki-creator': (page) => page.getByRole('textbox', { name: 'Title' }),
+  // The demo's announcements, with their states and counts.
+  '/announcement-manager': (page) => page.getByRole('table', { name: 'Announcements' }),
 };
 
 /**

@@ -13,12 +13,17 @@ import {
 } from '@mantine/core';
 import { useDisclosure, useHotkeys } from '@mantine/hooks';
 import { IconMoon, IconSchool, IconSearch, IconSun } from '@tabler/icons-react';
-import { lazy, Suspense, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
 import { useAuth } from '../../lib/auth/auth-context';
 import { useAuthConfig } from '../../lib/auth/auth-config';
 import { AccessNotice } from '../access-notice';
 import { useLiveConnection } from '../../lib/live/use-live';
+import {
+  announcementsQuery,
+  BANNER_ANNOUNCEMENTS,
+} from '../../features/announcements/api/announcements-api';
 import { AvatarButton } from './avatar-button';
 import { LiveStatusNotice, NotificationBell } from './notification-bell';
 
@@ -126,6 +131,12 @@ export function AppLayout() {
   // The live channel (notifications, presence): open while signed in; when the server ends the
   // sign-in, the session is checked again (and cleared).
   useLiveConnection(signedIn && !auth.requiresPasswordChange, () => void auth.refresh());
+  // The banner's list is asked for at once, beside its chunk (docs/front-end.md).
+  const queryClient = useQueryClient();
+  const wantsBanner = signedIn && !auth.requiresPasswordChange;
+  useEffect(() => {
+    if (wantsBanner) void queryClient.prefetchQuery(announcementsQuery(BANNER_ANNOUNCEMENTS));
+  }, [wantsBanner, queryClient]);
   const openSearch = () => {
     setSearchMounted(true);
     search.open();
@@ -211,7 +222,7 @@ export function AppLayout() {
           <AccessNotice />
           <Outlet />
         </div>
-        {signedIn && !auth.requiresPasswordChange && (
+        {wantsBanner && (
           <Suspense fallback={null}>
             <AnnouncementBanner />
           </Suspense>

@@ -13,16 +13,20 @@ import type { Notification } from '@learning-hub/core';
 import { Button, Group, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { useLiveEvent } from '../../../lib/live/use-live';
 import {
   BANNER_ANNOUNCEMENTS,
   invalidateAnnouncements,
   useAnnouncements,
 } from '../api/announcements-api';
-import { Acknowledgement } from './announcement-article';
-import { AnnouncementDialog } from './announcement-dialog';
+import { Acknowledgement } from './acknowledgement';
 import './announcements.css';
+
+// The whole text, in a dialog: loaded at the first Read it.
+const AnnouncementDialog = lazy(() =>
+  import('./announcement-dialog').then((m) => ({ default: m.AnnouncementDialog })),
+);
 
 /** Refreshes the announcements when the live channel says something changed. */
 export function useAnnouncementsLive(): void {
@@ -73,16 +77,11 @@ export function AnnouncementBanner() {
                   style={{ flexShrink: 0 }}
                 />
                 <div style={{ minWidth: 0 }}>
-                  <Text
-                    id={headingId}
-                    size="xs"
-                    fw={700}
-                    c="var(--mantine-color-red-text)"
-                    className="announcement-banner-kicker"
-                  >
+                  <Text id={headingId} size="xs" fw={700} className="announcement-banner-kicker">
                     {total > 1 ? `Urgent announcement (1 of ${total})` : 'Urgent announcement'}
                   </Text>
-                  <Text fw={600} role="alert" style={{ overflowWrap: 'anywhere' }}>
+                  {/* One line: the whole title is read out, and Read it shows it with the text. */}
+                  <Text fw={600} size="sm" role="alert" lineClamp={1} component="p">
                     {first.title}
                   </Text>
                 </div>
@@ -97,7 +96,11 @@ export function AnnouncementBanner() {
           </section>
         </>
       )}
-      <AnnouncementDialog id={reading} onClose={() => setReading(null)} />
+      {reading && (
+        <Suspense fallback={null}>
+          <AnnouncementDialog id={reading} onClose={() => setReading(null)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -29,6 +29,7 @@ import { RichTextView } from '../../../components/rich-text/rich-text-view';
 import { countText, formatDateTime } from '../../../lib/format';
 import { useLiveTopic } from '../../../lib/live/use-live';
 import {
+  announcementKeys,
   setAnnouncementCounts,
   useRecipients,
   useRemindAnnouncement,
@@ -36,7 +37,7 @@ import {
 } from '../api/announcements-api';
 import { downloadRecipientsCsv } from '../api/recipients-csv';
 import { STATE_COLORS, STATE_LABELS } from '../announcement-format';
-import { AnnouncementBadges, bylineOf } from './announcement-article';
+import { AnnouncementBadges, bylineOf } from './announcement-badges';
 import { ComposeDialog, type FixedAudience } from './compose-dialog';
 
 const RECIPIENTS_PAGE_SIZE = 20;
@@ -48,7 +49,11 @@ export function useLiveCounts(id: string | null | undefined): void {
     'announcement',
     id,
     ['announcement-counts'],
-    (_event, payload) => setAnnouncementCounts(client, payload.id, payload.counts),
+    (_event, payload) => {
+      setAnnouncementCounts(client, payload.id, payload.counts);
+      // Who has (not) acknowledged it changed with the counts.
+      void client.invalidateQueries({ queryKey: announcementKeys.recipientsOf(payload.id) });
+    },
   );
 }
 

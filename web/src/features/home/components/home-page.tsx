@@ -1,7 +1,15 @@
 import { findRoute, type LearningOverview } from '@learning-hub/core';
 import { Alert, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQueries, type UseQueryOptions } from '@tanstack/react-query';
-import { lazy, Suspense, useDeferredValue, useEffect, useState, type ComponentType } from 'react';
+import {
+  lazy,
+  startTransition,
+  Suspense,
+  useDeferredValue,
+  useEffect,
+  useState,
+  type ComponentType,
+} from 'react';
 import { useAuth } from '../../../lib/auth/auth-context';
 import { useCan, type Can } from '../../../lib/auth/use-can';
 import { prepareDateTimeFormat } from '../../../lib/format';
@@ -47,10 +55,10 @@ function useContributedSections(can: Can) {
     for (const section of HOME_SECTIONS) {
       if (!ids.split(',').includes(section.id)) continue;
       // A chunk that fails to load leaves its section out rather than the page waiting for it.
-      void section.load().then(
-        (Component) => setLoaded((current) => ({ ...current, [section.id]: Component })),
-        () => setLoaded((current) => ({ ...current, [section.id]: null })),
-      );
+      // In a transition: what it lets through (the page's own sections too) renders in slices.
+      const done = (Component: ComponentType | null) =>
+        startTransition(() => setLoaded((current) => ({ ...current, [section.id]: Component })));
+      void section.load().then(done, () => done(null));
     }
   }, [ids]);
   const queries = useQueries({
@@ -60,14 +68,15 @@ function useContributedSections(can: Can) {
         : { queryKey: ['home-section', section.id], queryFn: () => null },
     ),
   });
-  const settled = wanted.every(
-    (section, index) => section.id in loaded && queries[index]?.status !== 'pending',
-  );
+  // The answers arrive as store updates, rendered at once; deferred, the render they cause (which
+  // lets the page's own sections through) is interruptible (docs/front-end.md "Total blocking
+  // time").
+  const statuses = useDeferredValue(queries.map((query) => query.status).join(','));
+  const waiting = (index: number) => statuses.split(',')[index] === 'pending';
+  const settled = wanted.every((section, index) => section.id in loaded && !waiting(index));
   const sections = wanted.flatMap((section, index) => {
     const Component = loaded[section.id];
-    return Component && queries[index]?.status !== 'pending'
-      ? [<Component key={section.id} />]
-      : [];
+    return Component && !waiting(index) ? [<Component key={section.id} />] : [];
   });
   return { sections, settled };
 }
