@@ -37,6 +37,7 @@ import { registerOpenApi } from './platform/http/openapi';
 import { LiveChannel } from './platform/live/live-channel';
 import { NotificationService } from './platform/notifications/notification-service';
 import notificationRoutes from './platform/notifications/routes';
+import { registerEndingNotices } from './platform/access/expiry-notices';
 import { logEachRequestOnce, loggerOptions } from './platform/http/request-log';
 import { lazyChildLoggerFactory } from './platform/http/request-logger';
 import securityHeaders from './platform/http/security-headers';
@@ -259,6 +260,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(searchRoutes, { now, limits: config.search });
   await app.register(notificationRoutes, { db, now });
+  registerEndingNotices(app, db, now);
   // Each area registers its routes, file owners and jobs (server/src/modules/index.ts).
   const areas = options.areas ?? AREAS;
   app.decorate('areas', new AreaRegistry(areas));

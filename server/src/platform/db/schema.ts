@@ -572,6 +572,12 @@ export interface NotificationsTable {
   email: string | null;
 }
 
+/** A notice that goes out once: its key, taken in the notice's transaction. */
+export interface NotificationMarksTable {
+  key: string;
+  created_at: string;
+}
+
 export interface SystemSettingsTable {
   key: string;
   /** JSON. */
@@ -624,4 +630,5 @@ export interface Database {
   system_settings: SystemSettingsTable;
   notification_events: NotificationEventsTable;
   notifications: NotificationsTable;
+  notification_marks: NotificationMarksTable;
 }

@@ -355,3 +355,16 @@ export async function deliveryCounts(
     read: Number(row.read),
   };
 }
+
+/**
+ * Takes a once-only key (`assignment.due:<id>:<due>`): true when this call took it, false when it
+ * was taken before (by another run, another instance). Call it in the notice's transaction.
+ */
+export async function takeMark(db: Db, key: string, at: string): Promise<boolean> {
+  const result = await db
+    .insertInto('notification_marks')
+    .values({ key, created_at: at })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
