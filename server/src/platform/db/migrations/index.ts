@@ -24,6 +24,7 @@ import * as m0018 from './0018-wiki-and-departments';
 import * as m0019 from './0019-department-indexes';
 import * as m0020 from './0020-system-settings';
 import * as m0021 from './0021-revisions';
+import * as m0022 from './0022-user-settings';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0019-department-indexes': m0019,
   '0020-system-settings': m0020,
   '0021-revisions': m0021,
+  '0022-user-settings': m0022,
 };
 
 export const migrationProvider: MigrationProvider = {
