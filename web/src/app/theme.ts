@@ -71,6 +71,9 @@ export const theme = createTheme({
   },
 });
 
+/** The theme for a person who chose to keep animations whatever their device asks (docs/settings.md). */
+export const themeAllowingMotion = { ...theme, respectReducedMotion: false };
+
 /**
  * Mantine's default dimmed text is below WCAG AA contrast: use darker (lighter in dark) shades.
  * So is the text of its light variants (alert titles, light badges) in yellow, orange, green and

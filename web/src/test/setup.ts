@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { resetDisplaySettings } from '../lib/settings/display-settings';
 
 // findBy*/waitFor give up after 5 s instead of 1 s: lazily loaded pages on a busy machine (two
 // cores shared with other test runs) can take longer than a second to appear.
@@ -57,6 +58,10 @@ afterEach(() => {
   notifications.clean();
   notifications.cleanQueue();
   window.localStorage.clear();
+  // The settings in force live in a module (lib/settings/display-settings.ts), and the applier
+  // marks the document: back to the defaults between tests.
+  resetDisplaySettings();
+  delete document.documentElement.dataset.reducedMotion;
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });

@@ -9,7 +9,6 @@ import {
   LoadingOverlay,
   Text,
   useComputedColorScheme,
-  useMantineColorScheme,
 } from '@mantine/core';
 import { useDisclosure, useHotkeys } from '@mantine/hooks';
 import { IconMoon, IconSchool, IconSearch, IconSun } from '@tabler/icons-react';
@@ -18,6 +17,7 @@ import { Link, Outlet, ScrollRestoration, useLocation, useNavigation } from 'rea
 import { useAuth } from '../../lib/auth/auth-context';
 import { useAuthConfig } from '../../lib/auth/auth-config';
 import { AccessNotice } from '../access-notice';
+import { useChooseColorScheme } from '../settings-applier';
 import { AvatarButton } from './avatar-button';
 
 const NAV_MENU_ID = 'main-navigation';
@@ -59,8 +59,12 @@ function AccountMenu({ user }: { user: PublicUser }) {
   );
 }
 
+/**
+ * Light or dark at a press: the person's colour scheme setting (saved to their account, so it
+ * follows them; in this browser alone when signed out), the same one /settings changes.
+ */
 function ColorSchemeToggle() {
-  const { setColorScheme } = useMantineColorScheme();
+  const choose = useChooseColorScheme();
   const computed = useComputedColorScheme('light', { getInitialValueInEffect: true });
   const next = computed === 'dark' ? 'light' : 'dark';
   return (
@@ -68,7 +72,7 @@ function ColorSchemeToggle() {
       variant="subtle"
       color="gray"
       size="lg"
-      onClick={() => setColorScheme(next)}
+      onClick={() => choose(next)}
       aria-label={`Switch to ${next} colour scheme`}
     >
       {computed === 'dark' ? (
