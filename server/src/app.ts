@@ -37,6 +37,7 @@ import { registerOpenApi } from './platform/http/openapi';
 import { LiveChannel } from './platform/live/live-channel';
 import { NotificationService } from './platform/notifications/notification-service';
 import notificationRoutes from './platform/notifications/routes';
+import { notificationChannelChoices } from './platform/settings/user-settings-repository';
 import { registerEndingNotices } from './platform/access/expiry-notices';
 import { logEachRequestOnce, loggerOptions } from './platform/http/request-log';
 import { lazyChildLoggerFactory } from './platform/http/request-logger';
@@ -219,8 +220,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Notifications are stored with the thing they announce and sent live from the outbox.
   const notifications = new NotificationService(db, now, {
-    channelChoices: async () => new Map(),
-    emailAvailable: false,
+    channelChoices: notificationChannelChoices,
+    emailAvailable: config.email.url !== null,
     log: app.log,
     outage,
   });

@@ -9,6 +9,7 @@ import { assignmentsArea } from './assignments/manifest';
 import { coursesArea } from './courses/manifest';
 import { departmentsArea } from './departments/manifest';
 import { libraryArea } from './library/manifest';
+import { settingsArea } from './settings/manifest';
 import { systemArea } from './system/manifest';
 import { wikiArea } from './wiki/manifest';
 
@@ -21,4 +22,5 @@ export const AREAS: readonly AreaManifest[] = [
   departmentsArea,
   libraryArea,
   wikiArea,
+  settingsArea,
 ];

@@ -587,6 +587,23 @@ export interface SystemSettingsTable {
   updated_by: string | null;
 }
 
+/** A person's display settings (migration 0022; docs/settings.md): one row once they save. */
+export interface UserSettingsTable {
+  user_id: string;
+  /** JSON: colorScheme, timeZone, dateFormat, startPage, reducedMotion (core's DisplaySettings). */
+  value: string;
+  updated_at: string;
+}
+
+/** A notification channel a person chose other than the kind's default (migration 0022). */
+export interface UserNotificationChannelsTable {
+  user_id: string;
+  /** core's NotificationKind. */
+  kind: string;
+  /** core's NotificationChannel: `in-app`, `email` or `none`. */
+  channel: string;
+}
+
 export interface Database {
   departments: DepartmentsTable;
   users: UsersTable;
@@ -628,6 +645,8 @@ export interface Database {
   wiki_links: WikiLinksTable;
   wiki_follows: WikiFollowsTable;
   system_settings: SystemSettingsTable;
+  user_settings: UserSettingsTable;
+  user_notification_channels: UserNotificationChannelsTable;
   notification_events: NotificationEventsTable;
   notifications: NotificationsTable;
   notification_marks: NotificationMarksTable;

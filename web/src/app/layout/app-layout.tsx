@@ -9,7 +9,6 @@ import {
   LoadingOverlay,
   Text,
   useComputedColorScheme,
-  useMantineColorScheme,
 } from '@mantine/core';
 import { useDisclosure, useHotkeys } from '@mantine/hooks';
 import { IconMoon, IconSchool, IconSearch, IconSun } from '@tabler/icons-react';
@@ -19,6 +18,7 @@ import { useAuth } from '../../lib/auth/auth-context';
 import { useAuthConfig } from '../../lib/auth/auth-config';
 import { AccessNotice } from '../access-notice';
 import { useLiveConnection } from '../../lib/live/use-live';
+import { useChooseColorScheme } from '../settings-applier';
 import { AvatarButton } from './avatar-button';
 import { LiveStatusNotice, NotificationBell } from './notification-bell';
 
@@ -61,8 +61,12 @@ function AccountMenu({ user }: { user: PublicUser }) {
   );
 }
 
+/**
+ * Light or dark at a press: the person's colour scheme setting (saved to their account, so it
+ * follows them; in this browser alone when signed out), the same one /settings changes.
+ */
 function ColorSchemeToggle() {
-  const { setColorScheme } = useMantineColorScheme();
+  const choose = useChooseColorScheme();
   const computed = useComputedColorScheme('light', { getInitialValueInEffect: true });
   const next = computed === 'dark' ? 'light' : 'dark';
   return (
@@ -72,7 +76,7 @@ function ColorSchemeToggle() {
       size="lg"
       // On a phone the header has no room for it: the scheme is in Settings.
       visibleFrom="xs"
-      onClick={() => setColorScheme(next)}
+      onClick={() => choose(next)}
       aria-label={`Switch to ${next} colour scheme`}
     >
       {computed === 'dark' ? (
