@@ -155,13 +155,18 @@ describe('config', () => {
   });
 
   it('sends no email without SMTP_URL, and takes only an SMTP URL and a sender with an address', () => {
-    expect(loadConfig({}).email).toEqual({ url: null, from: 'Learning Hub <no-reply@localhost>' });
+    expect(loadConfig({}).email).toEqual({
+      url: null,
+      from: 'Learning Hub <no-reply@localhost>',
+      digestHour: 6,
+    });
+    expect(loadConfig({ MAIL_DIGEST_HOUR: '18' }).email.digestHour).toBe(18);
     expect(
       loadConfig({
         SMTP_URL: 'smtps://hub:secret@mail.example.com:465',
         MAIL_FROM: 'hub@example.com',
       }).email,
-    ).toEqual({ url: 'smtps://hub:secret@mail.example.com:465', from: 'hub@example.com' });
+    ).toMatchObject({ url: 'smtps://hub:secret@mail.example.com:465', from: 'hub@example.com' });
     expect(loadConfig({ SMTP_URL: '' }).email.url).toBeNull();
     expect(loadConfig({ MAIL_FROM: 'Training <training@fiberco.example>' }).email.from).toBe(
       'Training <training@fiberco.example>',

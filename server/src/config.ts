@@ -171,6 +171,8 @@ const EnvSchema = z.object({
       return z.NEVER;
     }),
   /** The sender of the email this server sends: `Name <address>` or an address. */
+  /** The hour (UTC, 0–23) of the daily digest email of notifications (docs/notifications.md). */
+  MAIL_DIGEST_HOUR: z.coerce.number().int().min(0).max(23).default(6),
   MAIL_FROM: z
     .string()
     .regex(
@@ -241,7 +243,7 @@ export type AppConfig = {
    * Sending email: the SMTP server's URL (null: this server sends no email) and the sender.
    * The URL may hold a password: never log or answer it.
    */
-  email: { url: string | null; from: string };
+  email: { url: string | null; from: string; digestHour: number };
 };
 
 export class ConfigError extends Error {
@@ -357,6 +359,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     jobs: { pollIntervalMs: e.JOBS_POLL_INTERVAL_MS },
     contentWorkers: { size: e.CONTENT_WORKERS, maxRssBytes: e.CONTENT_WORKER_MAX_MB * 1024 * 1024 },
-    email: { url: e.SMTP_URL, from: e.MAIL_FROM },
+    email: { url: e.SMTP_URL, from: e.MAIL_FROM, digestHour: e.MAIL_DIGEST_HOUR },
   };
 }
