@@ -179,6 +179,7 @@ describe.skipIf(!available)(`authorization matrix (${TEST_DB_KIND})`, () => {
       itemId: 'no-such-item',
       categoryId: 'no-such-category',
       pageId: 'no-such-page',
+      notificationId: '0'.repeat(32),
       revisionId: '1',
       name: DEPARTMENT,
     });
