@@ -47,6 +47,8 @@ export const PASSWORD_MAX_LENGTH = 256;
 export const STORAGE_KEYS = {
   session: 'learning-hub.session',
   authMethod: 'learning-hub.authMethod',
+  /** The last settings applied on this device (docs/settings.md): a reload applies them at once. */
+  settings: 'learning-hub.settings',
 } as const;
 
 /** Name of the window event broadcast on sign-in and sign-out (spec §4). */

@@ -26,3 +26,5 @@ export * from './contracts/schema-names';
 export * from './wiki-templates';
 export * from './link-url';
 export * from './notification-kinds';
+export * from './settings';
+export * from './contracts/settings';

@@ -143,7 +143,7 @@ export const ROUTES: readonly RouteDef[] = [
     title: 'Settings',
     access: 'authenticated',
     requirement: { permissions: ['user.view_profile'] },
-    built: false,
+    built: true,
   },
   {
     path: '/instructor-settings',

@@ -1,6 +1,12 @@
 import { ROUTES } from '@learning-hub/core';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { expectNoSeriousA11yViolations, signInAsRole } from '../support/fixtures';
+import {
+  createAccount,
+  expectNoSeriousA11yViolations,
+  signInAs,
+  signInAsRole,
+  uniqueName,
+} from '../support/fixtures';
 import { navigateInApp } from '../support/ui';
 
 test('a11y: the sign-in page', async ({ page }) => {
@@ -78,6 +84,7 @@ const LOADED: Record<string, (page: Page) => Locator> = {
   '/wiki': (page) => page.getByRole('navigation', { name: 'Spaces' }),
   '/wiki/create': (page) => page.getByRole('textbox', { name: 'Title' }),
   '/wiki-creator': (page) => page.getByRole('textbox', { name: 'Title' }),
+  '/settings': (page) => page.getByRole('table', { name: 'Notifications' }),
   // The demo's announcements, with their states and counts.
   '/announcement-manager': (page) => page.getByRole('table', { name: 'Announcements' }),
 };
@@ -119,12 +126,16 @@ for (let walk = 0; walk < WALKS; walk++) {
 }
 
 test('a11y: the dark colour scheme', async ({ page }) => {
-  await signInAsRole(page, 'student');
+  // The header's button saves the scheme as the person's setting (docs/settings.md): an account
+  // of this test's own, so no other test's student turns dark.
+  const person = createAccount({ username: uniqueName('dark'), password: 'a11y dark password 1' });
+  await signInAs(page, person.username, person.password);
   await page.goto('/');
   await page.getByRole('button', { name: /Switch to dark colour scheme/ }).click();
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
   await expectNoSeriousA11yViolations(page);
   await page.goto('/profile-settings');
   await expect(page.getByRole('heading', { name: 'Active sessions' })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
   await expectNoSeriousA11yViolations(page);
 });

@@ -110,14 +110,26 @@ const memberRow = (page: Page, username: string) =>
     .locator('tr, li')
     .filter({ hasText: username });
 
-/** A day of next month as the calendar names it ("15 December 2026") and shows it ("15 Dec 2026"). */
-function dayNextMonth(): { label: string; shown: string } {
+/**
+ * A day of next month as the calendar names it ("15 December 2026") and its field shows it
+ * ("15 Dec 2026"), and the day itself (midday), which lists write as the person reads dates.
+ */
+function dayNextMonth(): { label: string; shown: string; day: Date } {
   const now = new Date();
-  const day = new Date(now.getFullYear(), now.getMonth() + 1, 15);
+  const day = new Date(now.getFullYear(), now.getMonth() + 1, 15, 12);
   return {
     label: day.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' }),
     shown: day.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' }),
+    day,
   };
+}
+
+/** A day as the page writes it with the default settings: the browser's language (docs/settings.md). */
+function listedDay(page: Page, day: Date): Promise<string> {
+  return page.evaluate(
+    (iso) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(Date.parse(iso)),
+    day.toISOString(),
+  );
 }
 
 test('departments: a manager adds a member from another department, who then opens the department and its wiki space', async ({
@@ -198,7 +210,7 @@ test('departments: a manager adds a member from another department, who then ope
   await expect(page.getByText(`Erin Test was added to ${department.name}.`)).toBeVisible();
   const row = memberRow(page, person.username);
   await expect(row).toContainText('Assigned');
-  await expect(row).toContainText(`until ${end.shown}`);
+  await expect(row).toContainText(`until ${await listedDay(page, end.day)}`);
 
   // The change-role dialog and the remove confirmation, scanned and left unchanged.
   await row.getByRole('button', { name: /^Change role or end date of / }).click();

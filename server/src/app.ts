@@ -37,6 +37,9 @@ import { registerOpenApi } from './platform/http/openapi';
 import { LiveChannel } from './platform/live/live-channel';
 import { NotificationService } from './platform/notifications/notification-service';
 import notificationRoutes from './platform/notifications/routes';
+import { notificationChannelChoices } from './platform/settings/user-settings-repository';
+import { registerEndingNotices } from './platform/access/expiry-notices';
+import { registerEmail } from './platform/notifications/email';
 import { logEachRequestOnce, loggerOptions } from './platform/http/request-log';
 import { lazyChildLoggerFactory } from './platform/http/request-logger';
 import securityHeaders from './platform/http/security-headers';
@@ -217,9 +220,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   // Notifications are stored with the thing they announce and sent live from the outbox.
+  // Email when SMTP_URL is set: urgent ones at once, the rest in a daily digest (email.ts).
+  let sendUrgentEmail: (() => void) | undefined;
   const notifications = new NotificationService(db, now, {
-    channelChoices: async () => new Map(),
-    emailAvailable: false,
+    channelChoices: notificationChannelChoices,
+    emailAvailable: config.email.url !== null,
+    onUrgentEmail: () => sendUrgentEmail?.(),
     log: app.log,
     outage,
   });
@@ -259,6 +265,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(searchRoutes, { now, limits: config.search });
   await app.register(notificationRoutes, { db, now });
+  registerEndingNotices(app, db, now);
+  if (config.email.url) {
+    sendUrgentEmail = registerEmail(app, db, now, {
+      url: config.email.url,
+      from: config.email.from,
+      digestHour: config.email.digestHour,
+      publicUrl: config.publicUrl,
+    });
+  }
   // Each area registers its routes, file owners and jobs (server/src/modules/index.ts).
   const areas = options.areas ?? AREAS;
   app.decorate('areas', new AreaRegistry(areas));

@@ -153,4 +153,33 @@ describe('config', () => {
     expect(() => loadConfig({ S3_BUCKET: 'hub', FILES_DIR: '/x' })).toThrow(/FILES_DIR/);
     expect(() => loadConfig({ UPLOAD_MAX_BYTES: '-1' })).toThrow(/UPLOAD_MAX_BYTES/);
   });
+
+  it('sends no email without SMTP_URL, and takes only an SMTP URL and a sender with an address', () => {
+    expect(loadConfig({}).email).toEqual({
+      url: null,
+      from: 'Learning Hub <no-reply@localhost>',
+      digestHour: 6,
+    });
+    expect(loadConfig({ MAIL_DIGEST_HOUR: '18' }).email.digestHour).toBe(18);
+    expect(
+      loadConfig({
+        SMTP_URL: 'smtps://hub:secret@mail.example.com:465',
+        MAIL_FROM: 'hub@example.com',
+      }).email,
+    ).toMatchObject({ url: 'smtps://hub:secret@mail.example.com:465', from: 'hub@example.com' });
+    expect(loadConfig({ SMTP_URL: '' }).email.url).toBeNull();
+    expect(loadConfig({ MAIL_FROM: 'Training <training@fiberco.example>' }).email.from).toBe(
+      'Training <training@fiberco.example>',
+    );
+    try {
+      loadConfig({ SMTP_URL: 'http://mail.example.com', MAIL_FROM: 'nobody' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([
+        'SMTP_URL: must be an smtp:// or smtps:// URL with a host',
+        expect.stringMatching(/^MAIL_FROM: must be an address/),
+      ]);
+    }
+    expect(() => loadConfig({ SMTP_URL: 'smtp://' })).toThrow(/SMTP_URL/);
+  });
 });

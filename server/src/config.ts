@@ -152,6 +152,34 @@ const EnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** `bucket` in the path rather than the host name (MinIO and most self-hosted stores). */
   S3_FORCE_PATH_STYLE: bool(false),
+  /**
+   * The mail server email is sent through (`smtp://user:pass@host:587`, or `smtps://…:465` for
+   * TLS from the start). Absent: this server sends no email, and the settings page says so.
+   */
+  SMTP_URL: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return null;
+      try {
+        const url = new URL(v);
+        if ((url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname) return v;
+      } catch {
+        // refused below
+      }
+      ctx.addIssue({ code: 'custom', message: 'must be an smtp:// or smtps:// URL with a host' });
+      return z.NEVER;
+    }),
+  /** The sender of the email this server sends: `Name <address>` or an address. */
+  /** The hour (UTC, 0–23) of the daily digest email of notifications (docs/notifications.md). */
+  MAIL_DIGEST_HOUR: z.coerce.number().int().min(0).max(23).default(6),
+  MAIL_FROM: z
+    .string()
+    .regex(
+      /^(?:[^<>\r\n]*<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/,
+      'must be an address (no-reply@example.com) or a name and an address (Learning Hub <no-reply@example.com>)',
+    )
+    .default('Learning Hub <no-reply@localhost>'),
 });
 
 /** Where stored files live: a directory on local disk, or an S3-compatible bucket. */
@@ -211,6 +239,11 @@ export type AppConfig = {
   jobs: { pollIntervalMs: number };
   /** Content worker processes (server/src/workers): how many, and each one's memory cap. */
   contentWorkers: { size: number; maxRssBytes: number };
+  /**
+   * Sending email: the SMTP server's URL (null: this server sends no email) and the sender.
+   * The URL may hold a password: never log or answer it.
+   */
+  email: { url: string | null; from: string; digestHour: number };
 };
 
 export class ConfigError extends Error {
@@ -326,5 +359,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     jobs: { pollIntervalMs: e.JOBS_POLL_INTERVAL_MS },
     contentWorkers: { size: e.CONTENT_WORKERS, maxRssBytes: e.CONTENT_WORKER_MAX_MB * 1024 * 1024 },
+    email: { url: e.SMTP_URL, from: e.MAIL_FROM, digestHour: e.MAIL_DIGEST_HOUR },
   };
 }

@@ -186,6 +186,12 @@ import {
 } from './library';
 import { HighlightedTextSchema, SearchResultSchema, SearchResultsSchema } from './search';
 import {
+  StartPageOptionSchema,
+  UserSettingsSchema,
+  UserSettingsUpdateSchema,
+  UserSettingsViewSchema,
+} from './settings';
+import {
   WikiConflictSchema,
   WikiDiffBlockSchema,
   WikiDiffPartSchema,
@@ -407,6 +413,11 @@ export const API_SCHEMAS = {
   HighlightedText: HighlightedTextSchema,
   SearchResult: SearchResultSchema,
   SearchResults: SearchResultsSchema,
+  // settings.ts
+  StartPageOption: StartPageOptionSchema,
+  UserSettings: UserSettingsSchema,
+  UserSettingsUpdate: UserSettingsUpdateSchema,
+  UserSettingsView: UserSettingsViewSchema,
   // wiki.ts
   WikiConflict: WikiConflictSchema,
   WikiDiff: WikiDiffSchema,

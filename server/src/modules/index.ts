@@ -10,6 +10,7 @@ import { assignmentsArea } from './assignments/manifest';
 import { coursesArea } from './courses/manifest';
 import { departmentsArea } from './departments/manifest';
 import { libraryArea } from './library/manifest';
+import { settingsArea } from './settings/manifest';
 import { systemArea } from './system/manifest';
 import { wikiArea } from './wiki/manifest';
 
@@ -22,5 +23,6 @@ export const AREAS: readonly AreaManifest[] = [
   departmentsArea,
   libraryArea,
   wikiArea,
+  settingsArea,
   announcementsArea,
 ];

@@ -2,8 +2,10 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { AuthProvider } from '../lib/auth/auth-context';
+import { useDisplaySetting } from '../lib/settings/display-settings';
 import { AppNotifications } from './notifications';
-import { cssVariablesResolver, theme } from './theme';
+import { settingsColorSchemeManager, SettingsApplier } from './settings-applier';
+import { cssVariablesResolver, theme, themeAllowingMotion } from './theme';
 
 export interface AppProvidersProps {
   queryClient: QueryClient;
@@ -12,18 +14,28 @@ export interface AppProvidersProps {
   env?: 'default' | 'test';
 }
 
-/** Theme (light/dark through Mantine's default colour-scheme manager), notifications, queries, auth. */
+/**
+ * Theme, notifications, queries, auth, and the person's settings in force (app/settings-applier.tsx):
+ * the colour scheme through a colour-scheme manager that reads the settings, and the theme's
+ * `respectReducedMotion` from their reduced-motion setting (`allow` animates whatever the device
+ * asks).
+ */
 export function AppProviders({ queryClient, children, env = 'default' }: AppProvidersProps) {
+  const motion = useDisplaySetting('reducedMotion');
   return (
     <MantineProvider
-      theme={theme}
+      theme={motion === 'allow' ? themeAllowingMotion : theme}
       cssVariablesResolver={cssVariablesResolver}
+      colorSchemeManager={settingsColorSchemeManager}
       defaultColorScheme="auto"
       env={env}
     >
       <AppNotifications />
       <QueryClientProvider client={queryClient}>
-        <AuthProvider>{children}</AuthProvider>
+        <AuthProvider>
+          {children}
+          <SettingsApplier />
+        </AuthProvider>
       </QueryClientProvider>
     </MantineProvider>
   );

@@ -13,6 +13,10 @@ import { ErrorPage } from './error-page';
 import { AppLayout } from './layout/app-layout';
 import { NotFoundPage } from './not-found-page';
 import { PageLoader } from '../components/page-loader';
+import {
+  DisplaySettingsBoundary,
+  followingDisplaySettings,
+} from '../lib/settings/display-settings-boundary';
 import { RouteGuard } from './route-guard';
 
 type PageLoaderFn = () => Promise<ComponentType>;
@@ -56,6 +60,8 @@ export const BUILT_PAGES: Readonly<Record<string, PageLoaderFn>> = {
       (m) => m.NotificationDemoPage,
     ),
   '/search': () => import('../features/search/components/search-page').then((m) => m.SearchPage),
+  '/settings': () =>
+    import('../features/settings/components/settings-page').then((m) => m.SettingsPage),
   '/course/create': loadCourseCreator,
   '/course-creator': loadCourseCreator,
   '/wiki': () => import('../features/wiki/components/wiki-layout').then((m) => m.WikiLayout),
@@ -95,6 +101,26 @@ const EAGER_PAGES: Readonly<Record<string, ComponentType>> = {
   '/learning/logout': LearningLogoutPage,
 };
 
+/**
+ * A child route whose page re-renders when dates read differently (docs/settings.md), as the
+ * routes of core's table do (`DisplaySettingsBoundary`): its lazily loaded `Component` wrapped.
+ */
+function childFollowingDisplaySettings(route: RouteObject): RouteObject {
+  const { lazy, Component, children } = route;
+  const next: RouteObject = { ...route } as RouteObject;
+  if (Component) next.Component = followingDisplaySettings(Component);
+  if (typeof lazy === 'function') {
+    next.lazy = async () => {
+      const loaded = await lazy();
+      return loaded.Component
+        ? { ...loaded, Component: followingDisplaySettings(loaded.Component) }
+        : loaded;
+    };
+  }
+  if (children) next.children = children.map(childFollowingDisplaySettings);
+  return next;
+}
+
 export interface RouteHandle {
   route: RouteDef;
 }
@@ -111,12 +137,12 @@ function pageRoute(route: RouteDef): RouteObject {
       ...base,
       element: (
         <RouteGuard route={route}>
-          <Eager />
+          <DisplaySettingsBoundary Page={Eager} />
         </RouteGuard>
       ),
     };
   }
-  const children = CHILD_ROUTES[route.path];
+  const children = CHILD_ROUTES[route.path]?.map(childFollowingDisplaySettings);
   return {
     ...base,
     ...(children ? { children } : {}),
@@ -140,7 +166,7 @@ function pageRoute(route: RouteDef): RouteObject {
       return {
         element: (
           <RouteGuard route={route}>
-            <Page />
+            <DisplaySettingsBoundary Page={Page} />
           </RouteGuard>
         ),
       };

@@ -180,6 +180,30 @@ export async function apiRequest<T>(
   schema: z.ZodType<T> | null,
   options: RequestOptions = {},
 ): Promise<T> {
+  const response = await checkedRequest(path, options);
+  if (!schema) return undefined as T;
+  const parsed = schema.safeParse(response.body);
+  if (!parsed.success) {
+    throw new ApiError(
+      'INVALID_RESPONSE',
+      UNEXPECTED_RESPONSE,
+      response.status,
+      parsed.error.issues,
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * As apiRequest, but answers the body unread, for the few callers in the app's first load that
+ * must not load a contract module and read the answer themselves (the settings applier).
+ */
+export async function apiRequestBody(path: string, options: RequestOptions = {}): Promise<unknown> {
+  return (await checkedRequest(path, options)).body;
+}
+
+/** rawRequest, with every non-2xx answer thrown as a ClientError (and the 401 handler run). */
+async function checkedRequest(path: string, options: RequestOptions): Promise<RawResponse> {
   const tokenSent = options.auth !== false ? (readSession()?.token ?? null) : null;
   const response = await rawRequest(path, options);
   if (!response.ok) {
@@ -196,17 +220,7 @@ export async function apiRequest<T>(
     }
     throw error;
   }
-  if (!schema) return undefined as T;
-  const parsed = schema.safeParse(response.body);
-  if (!parsed.success) {
-    throw new ApiError(
-      'INVALID_RESPONSE',
-      UNEXPECTED_RESPONSE,
-      response.status,
-      parsed.error.issues,
-    );
-  }
-  return parsed.data;
+  return response;
 }
 
 /** Shorthands over apiRequest. */

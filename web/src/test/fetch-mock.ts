@@ -3,6 +3,7 @@
  * keyed 'METHOD /path'; each answers with { status, body }, a function of the request, or
  * NETWORK_FAILURE (fetch rejects as browsers do when the server cannot be reached).
  */
+import { defaultUserSettings } from '@learning-hub/core';
 import { vi } from 'vitest';
 
 export const NETWORK_FAILURE = Symbol('network failure');
@@ -25,10 +26,18 @@ export type MockRoute = MockResult | ((request: MockRequest) => MockResult | Pro
 export type MockRoutes = Record<string, MockRoute>;
 
 /**
- * Answers every app needs in the background: the auth config, the auth log, the wiki's lists
- * the start page shows and the announcements (the start page's and the shell's banner): empty.
+ * Answers every app needs in the background: the auth config, the auth log, the signed-in
+ * person's settings (the defaults: the settings applier asks for them), the wiki's lists the
+ * start page shows and the announcements (the start page's and the shell's banner): empty.
  */
 export const DEFAULT_ROUTES: MockRoutes = {
+  'GET /api/settings': {
+    body: {
+      settings: defaultUserSettings(),
+      emailAvailable: false,
+      startPages: [{ path: '/', label: 'Home' }],
+    },
+  },
   'GET /api/auth/config': {
     body: {
       methods: ['local'],

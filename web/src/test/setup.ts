@@ -2,6 +2,14 @@ import '@testing-library/jest-dom/vitest';
 import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { liveClient } from '../lib/live/use-live';
+import { resetDisplaySettings } from '../lib/settings/display-settings';
+
+// No live channel in component tests (there is no server to connect to): the client stays idle.
+// Its behaviour is tested against a real server (server/src/platform/live) and in the browser
+// (e2e/notifications).
+// (An own property, not a spy: the suite restores spies after each test.)
+liveClient.start = () => Promise.resolve();
 
 // findBy*/waitFor give up after 5 s instead of 1 s: lazily loaded pages on a busy machine (two
 // cores shared with other test runs) can take longer than a second to appear.
@@ -57,6 +65,10 @@ afterEach(() => {
   notifications.clean();
   notifications.cleanQueue();
   window.localStorage.clear();
+  // The settings in force live in a module (lib/settings/display-settings.ts), and the applier
+  // marks the document: back to the defaults between tests.
+  resetDisplaySettings();
+  delete document.documentElement.dataset.reducedMotion;
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });

@@ -9,7 +9,13 @@ import { listContextMembers } from '../../platform/access/access-repository';
 import { whoHolds } from '../../platform/access/holders';
 import type { Db } from '../../platform/db';
 import { courseContext } from '../courses/public';
-import type { AssignmentRecord } from './assignment-repository';
+import { defineRecurringJob, registerRecurring } from '../../platform/jobs';
+import { takeMark } from '../../platform/notifications/notification-repository';
+import {
+  listAssignmentsDueBetween,
+  listHandedInUserIds,
+  type AssignmentRecord,
+} from './assignment-repository';
 
 /** The app's page of an assignment. */
 export const assignmentPath = (a: Pick<AssignmentRecord, 'courseId' | 'id'>) =>
@@ -79,4 +85,64 @@ export async function tellGrades(
       recipients: [grade.userId],
     });
   }
+}
+
+/** The recurring job that reminds learners of work due within REMINDER_WINDOW_MS. */
+export const DueReminders = defineRecurringJob('assignments.due-reminders');
+
+/** How far ahead a reminder looks: an assignment due within 24 hours. */
+export const REMINDER_WINDOW_MS = 24 * 3_600_000;
+
+/** How often the reminders are looked for. */
+export const REMINDER_EVERY_MS = 15 * 60_000;
+
+/**
+ * One pass: every assignment of a published course due within 24 hours reminds its learners who
+ * have handed nothing in, once per due date (a mark in the notice's transaction).
+ */
+export async function sendDueReminders(app: FastifyInstance, db: Db, now: number): Promise<number> {
+  const due = await listAssignmentsDueBetween(
+    db,
+    new Date(now).toISOString(),
+    new Date(now + REMINDER_WINDOW_MS).toISOString(),
+  );
+  let sent = 0;
+  for (const assignment of due) {
+    const [learners, handedIn] = await Promise.all([
+      learnersOf(app, db, assignment.courseId, now),
+      listHandedInUserIds(db, assignment.id),
+    ]);
+    const done = new Set(handedIn);
+    const waiting = learners.filter((id) => !done.has(id));
+    await db.transaction().execute(async (trx) => {
+      const key = `assignment.due:${assignment.id}:${assignment.dueAt}`;
+      if (!(await takeMark(trx, key, new Date(now).toISOString()))) return;
+      if (waiting.length === 0) return;
+      await app.notifications.notify(trx, {
+        kind: 'assignment.due',
+        priority: 'important',
+        title: `Due soon: ${assignment.title}`,
+        body: `${assignment.courseTitle}. ${dueText(assignment.dueAt)}`,
+        link: assignmentPath(assignment),
+        source: { type: 'assignment', id: assignment.id },
+        recipients: waiting,
+      });
+      sent += 1;
+    });
+  }
+  return sent;
+}
+
+/** Registers the reminders (the assignments area's registration). */
+export function registerDueReminders(app: FastifyInstance, db: Db, now: () => number): void {
+  registerRecurring(
+    app,
+    DueReminders,
+    () => sendDueReminders(app, db, now()).then(() => undefined),
+    {
+      everyMs: REMINDER_EVERY_MS,
+      now,
+      retryLimit: 1,
+    },
+  );
 }

@@ -5,6 +5,7 @@
 import type { Notification } from '@learning-hub/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers';
+import { sendDueReminders } from './assignment-notices';
 import { classroom, type Person } from './test-fixture';
 
 let ctx: TestContext;
@@ -92,5 +93,27 @@ describe('what the assignments tell people', () => {
     const { id } = await create({ releaseOnSave: true });
     await gradeAlice(id, 20);
     expect(await kinds(room.alice, 'submission.graded')).toHaveLength(1);
+  });
+
+  it('reminds the learners who handed nothing in of work due within 24 hours, once', async () => {
+    const dueAt = new Date(ctx.clock.now() + 20 * 3_600_000).toISOString();
+    const { id } = await create({ dueAt });
+    const later = await create({
+      title: 'Later log',
+      dueAt: new Date(ctx.clock.now() + 50 * 3_600_000).toISOString(),
+    });
+    const work = await call(room.alice, 'POST', `/api/assignments/${id}/submissions`, {
+      textHtml: '<p>Done.</p>',
+      submit: true,
+    });
+    expect(work.statusCode, work.body).toBe(201);
+
+    expect(await sendDueReminders(ctx.app, ctx.database.db, ctx.clock.now())).toBe(1);
+    expect(await sendDueReminders(ctx.app, ctx.database.db, ctx.clock.now())).toBe(0);
+    const [reminder] = await kinds(room.bob, 'assignment.due');
+    expect(reminder).toMatchObject({ title: 'Due soon: Splice log', priority: 'important' });
+    expect(await kinds(room.bob, 'assignment.due')).toHaveLength(1);
+    expect(await kinds(room.alice, 'assignment.due')).toEqual([]);
+    expect(later.id).not.toBe(id);
   });
 });

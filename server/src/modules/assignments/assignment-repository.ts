@@ -384,3 +384,38 @@ export async function toGradeCounts(
   const rows = await waitingForGrade(db, [courseId], assignmentId);
   return new Map(rows.map((r) => [r.assignmentId, r.count]));
 }
+
+/** The assignments of published courses due after `from` and at or before `to`. */
+export async function listAssignmentsDueBetween(
+  db: Db,
+  from: string,
+  to: string,
+): Promise<{ id: string; courseId: string; courseTitle: string; title: string; dueAt: string }[]> {
+  const rows = await db
+    .selectFrom('assignments as a')
+    .innerJoin('courses as c', 'c.id', 'a.course_id')
+    .where('c.state', '=', 'published')
+    .where('a.due_at', '>', from)
+    .where('a.due_at', '<=', to)
+    .select(['a.id', 'a.course_id', 'c.title as course_title', 'a.title', 'a.due_at'])
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    courseId: r.course_id,
+    courseTitle: r.course_title,
+    title: r.title,
+    dueAt: r.due_at as string,
+  }));
+}
+
+/** Who has handed in work for the assignment (any attempt). */
+export async function listHandedInUserIds(db: Db, assignmentId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('submissions')
+    .where('assignment_id', '=', assignmentId)
+    .where('status', '=', 'submitted')
+    .select('user_id')
+    .distinct()
+    .execute();
+  return rows.map((r) => r.user_id);
+}

@@ -5,6 +5,7 @@
 import type { Notification } from '@learning-hub/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers';
+import { sendEndingNotices } from '../../platform/access/expiry-notices';
 import { classroom, type Person } from '../assignments/test-fixture';
 
 let ctx: TestContext;
@@ -67,5 +68,24 @@ describe('notices of roles given', () => {
     const [notice] = await notices(room.bob);
     expect(notice).toMatchObject({ kind: 'role.assigned' });
     expect(notice?.title).toMatch(/^You are now course assistant in FO-201/);
+  });
+
+  it('tells of an enrolment or a role that ends within 7 days, once per end date', async () => {
+    const soon = new Date(ctx.clock.now() + 3 * 24 * 3_600_000).toISOString();
+    const far = new Date(ctx.clock.now() + 30 * 24 * 3_600_000).toISOString();
+    expect(
+      (await put(room.teacher, room.outsider.id, { roles: ['course-student'], endsAt: soon }))
+        .statusCode,
+    ).toBe(201);
+    expect(
+      (await put(room.teacher, room.bob.id, { roles: ['course-student'], endsAt: far })).statusCode,
+    ).toBe(200);
+    const db = ctx.database.db;
+    expect(await sendEndingNotices(ctx.app, db, ctx.clock.now())).toBe(1);
+    expect(await sendEndingNotices(ctx.app, db, ctx.clock.now())).toBe(0);
+    const ending = (await notices(room.outsider)).filter((n) => n.kind === 'enrolment.ending');
+    expect(ending).toHaveLength(1);
+    expect(ending[0]?.title).toBe('Your enrolment in FO-201 · Fusion splicing ends soon');
+    expect((await notices(room.bob)).filter((n) => n.kind === 'enrolment.ending')).toEqual([]);
   });
 });

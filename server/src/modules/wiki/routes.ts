@@ -158,6 +158,17 @@ const wikiRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> = async (
     },
   });
 
+  // Who has a page open in the editor now (the editor's "… is editing this page now"): only
+  // those who may edit it are let in, and taken out when that changes (platform/live).
+  app.live.topic('wiki-editing', {
+    presence: true,
+    mayJoin: async (user, pageId) => {
+      const found = await gate(user, pageId);
+      if (!found || found.page.deletedAt !== null) return false;
+      return (await pageAbilities(db, app.access, found.viewer, found.page, now())).edit;
+    },
+  });
+
   /** The page the caller may see (404 otherwise: a page one may not see is not there). */
   async function visiblePage(request: FastifyRequest, pageId: string) {
     const user = currentUser(request);

@@ -319,6 +319,24 @@ export async function listAssignments(db: Db, userId: string): Promise<ContextAs
   return rows.map(toAssignment).filter((a): a is ContextAssignment => a !== null);
 }
 
+/** The active assignments of active users that end after `from` and at or before `to`. */
+export async function listAssignmentsEndingBetween(
+  db: Db,
+  from: string,
+  to: string,
+): Promise<ContextAssignment[]> {
+  const rows = await db
+    .selectFrom('context_assignments as a')
+    .innerJoin('users as u', 'u.id', 'a.user_id')
+    .selectAll('a')
+    .where('a.is_active', '=', 1)
+    .where('u.is_active', '=', 1)
+    .where('a.expires_at', '>', from)
+    .where('a.expires_at', '<=', to)
+    .execute();
+  return rows.map(toAssignment).filter((a): a is ContextAssignment => a !== null);
+}
+
 export async function findAssignment(
   db: Db,
   userId: string,

@@ -613,6 +613,12 @@ export interface AnnouncementRecipientsTable {
   reminded_at: string | null;
 }
 
+/** A notice that goes out once: its key, taken in the notice's transaction. */
+export interface NotificationMarksTable {
+  key: string;
+  created_at: string;
+}
+
 export interface SystemSettingsTable {
   key: string;
   /** JSON. */
@@ -620,6 +626,23 @@ export interface SystemSettingsTable {
   updated_at: string;
   /** The username of the admin who changed it last. */
   updated_by: string | null;
+}
+
+/** A person's display settings (migration 0022; docs/settings.md): one row once they save. */
+export interface UserSettingsTable {
+  user_id: string;
+  /** JSON: colorScheme, timeZone, dateFormat, startPage, reducedMotion (core's DisplaySettings). */
+  value: string;
+  updated_at: string;
+}
+
+/** A notification channel a person chose other than the kind's default (migration 0022). */
+export interface UserNotificationChannelsTable {
+  user_id: string;
+  /** core's NotificationKind. */
+  kind: string;
+  /** core's NotificationChannel: `in-app`, `email` or `none`. */
+  channel: string;
 }
 
 export interface Database {
@@ -663,8 +686,11 @@ export interface Database {
   wiki_links: WikiLinksTable;
   wiki_follows: WikiFollowsTable;
   system_settings: SystemSettingsTable;
+  user_settings: UserSettingsTable;
+  user_notification_channels: UserNotificationChannelsTable;
   notification_events: NotificationEventsTable;
   notifications: NotificationsTable;
+  notification_marks: NotificationMarksTable;
   announcements: AnnouncementsTable;
   announcement_targets: AnnouncementTargetsTable;
   announcement_recipients: AnnouncementRecipientsTable;

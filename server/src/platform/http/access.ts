@@ -196,6 +196,7 @@ export default fp<AccessPluginOptions>(
     app.decorate('signInOf', async (token: string) => {
       if (!token && devUser) {
         const user = await devUser();
+        await app.access.ensureUser(user, await currentRolesVersion(db));
         return { user, session: devSession(user.id, now(), '127.0.0.1') };
       }
       if (!token) return { refused: 'UNAUTHENTICATED' as const };
@@ -206,6 +207,10 @@ export default fp<AccessPluginOptions>(
         return { refused: 'SESSION_EXPIRED' as const };
       }
       if (requiresPasswordChange(user)) return { refused: 'PASSWORD_CHANGE_REQUIRED' as const };
+      // What is asked next (a topic's rule) reads the user's permissions as they are now.
+      if (!app.access.isCurrent(user, found.rolesVersion)) {
+        await app.access.ensureUser(user, found.rolesVersion);
+      }
       return { user, session };
     });
 

@@ -696,6 +696,10 @@ export const API_TAGS = [
   { name: 'library', description: 'The library: items and their versions, categories, trash.' },
   { name: 'wiki', description: 'The wiki: spaces, pages, revisions, trash, following.' },
   {
+    name: 'settings',
+    description: 'One’s own settings: notifications, colour scheme, dates, start page, motion.',
+  },
+  {
     name: 'search',
     description: 'One search over courses, lessons, library items and wiki pages.',
   },

@@ -36,11 +36,12 @@ export function computeSecurityHeaders(options: Readonly<HelmetOptions>): Record
 }
 
 /**
- * The one inline script: web/index.html's, which puts the start page's greeting into the shell
- * from the stored session, so it paints with the document (docs/front-end.md "The shell before
- * the app"). Allowed by its hash alone; a test holds it to the script in index.html.
+ * The one inline script: web/index.html's, which sets the colour scheme of the settings this
+ * browser kept (docs/settings.md) and puts the start page's greeting into the shell from the
+ * stored session, so both paint with the document (docs/front-end.md "The shell before the app").
+ * Allowed by its hash alone; a test holds it to the script in index.html.
  */
-export const SHELL_GREETING_SCRIPT_HASH = "'sha256-/h8LpmOoG8csIoN0Q8mRSlK6dxtGM4YPq2waXHKhyMM='";
+export const SHELL_GREETING_SCRIPT_HASH = "'sha256-voVcRgU2Jm8MAr87JIiPZVQDcqlPRA7MrimfefpO9SI='";
 
 export const SECURITY_HEADER_OPTIONS: HelmetOptions = {
   contentSecurityPolicy: {

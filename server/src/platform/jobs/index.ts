@@ -19,3 +19,4 @@ export function createJobService(
     ? new PgBossJobService(db, pool, log, options.pollIntervalMs, options.outage)
     : new SqliteJobService(db, now, log, options.pollIntervalMs, options.outage);
 }
+export * from './recurring';

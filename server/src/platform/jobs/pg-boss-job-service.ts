@@ -183,8 +183,12 @@ export class PgBossJobService implements JobService {
       expireInSeconds: options.timeoutSeconds,
       deleteAfterSeconds: FINISHED_JOB_RETENTION_SECONDS,
     };
-    // Idempotent: another instance may have made it; settings follow this release's code.
-    await this.#boss.createQueue(type.name, queue);
+    // Idempotent: another instance may have made it; settings follow this release's code (but
+    // the policy, which pg-boss fixes when the queue is made).
+    await this.#boss.createQueue(type.name, {
+      ...queue,
+      ...(options.oneWaiting ? { policy: 'short' as const } : {}),
+    });
     await this.#boss.updateQueue(type.name, queue);
   }
 

@@ -37,6 +37,12 @@ export interface JobOptions {
   timeoutSeconds?: number;
   /** Jobs of this kind one instance runs at once (default 1). */
   concurrency?: number;
+  /**
+   * At most one job of this kind waits at any time, whatever its singleton key (recurring jobs:
+   * recurring.ts). On PostgreSQL the queue's pg-boss policy `short` enforces it (pg-boss ignores
+   * a singleton key on a standard queue); on SQLite the singleton key does. Default false.
+   */
+  oneWaiting?: boolean;
 }
 
 export interface JobContext {
@@ -110,6 +116,7 @@ export function resolveJobOptions(options: JobOptions = {}): Required<JobOptions
     backoff: options.backoff ?? true,
     timeoutSeconds: options.timeoutSeconds ?? 300,
     concurrency: options.concurrency ?? 1,
+    oneWaiting: options.oneWaiting ?? false,
   };
 }
 

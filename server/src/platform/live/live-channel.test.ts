@@ -172,6 +172,26 @@ describe('the live channel', () => {
     expect(await told).toEqual({ ids: [sent.id], unreadCount: 0 });
   });
 
+  it('tells a person’s other connections of settings saved elsewhere', async () => {
+    const student = await person();
+    const otherDevice = client(student.token);
+    await connected(otherDevice);
+    const told = next<{ colorScheme: string }>(otherDevice, 'settings');
+    const current = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/settings',
+      headers: bearer(student.token),
+    });
+    const saved = await ctx.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: bearer(student.token),
+      payload: { ...current.json<{ settings: object }>().settings, colorScheme: 'dark' },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await told).colorScheme).toBe('dark');
+  });
+
   it('ends a connection the moment its session is signed out', async () => {
     const student = await person();
     const socket = client(student.token);

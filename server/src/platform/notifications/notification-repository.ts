@@ -356,6 +356,90 @@ export async function deliveryCounts(
   };
 }
 
+/**
+ * Takes a once-only key (`assignment.due:<id>:<due>`): true when this call took it, false when it
+ * was taken before (by another run, another instance). Call it in the notice's transaction.
+ */
+export async function takeMark(db: Db, key: string, at: string): Promise<boolean> {
+  const result = await db
+    .insertInto('notification_marks')
+    .values({ key, created_at: at })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** A copy waiting to be emailed, with what the email says and where it goes. */
+export interface EmailCopy {
+  userId: string;
+  eventId: string;
+  /** The person's address (null: they have none). */
+  email: string | null;
+  title: string;
+  body: string;
+  link: string | null;
+  priority: string;
+}
+
+/**
+ * Takes copies waiting for email (`pending` → `sending`, each by a conditional update: of several
+ * instances one takes each), oldest first: only the urgent ones, or every other one (the digest).
+ */
+export async function claimEmails(
+  db: Db,
+  filter: { urgentOnly: boolean; limit: number },
+): Promise<EmailCopy[]> {
+  const candidates = await db
+    .selectFrom('notifications as n')
+    .innerJoin('notification_events as e', 'e.id', 'n.event_id')
+    .innerJoin('users as u', 'u.id', 'n.user_id')
+    .where('n.email', '=', 'pending')
+    .where('e.priority', filter.urgentOnly ? '=' : '!=', 'urgent')
+    .select(['n.user_id', 'n.event_id', 'u.email', 'e.title', 'e.body', 'e.link', 'e.priority'])
+    .orderBy('n.event_id')
+    .limit(filter.limit)
+    .execute();
+  const claimed: EmailCopy[] = [];
+  for (const row of candidates) {
+    const result = await db
+      .updateTable('notifications')
+      .set({ email: 'sending' })
+      .where('user_id', '=', row.user_id)
+      .where('event_id', '=', row.event_id)
+      .where('email', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 1) {
+      claimed.push({
+        userId: row.user_id,
+        eventId: row.event_id,
+        email: row.email,
+        title: row.title,
+        body: row.body,
+        link: row.link,
+        priority: row.priority,
+      });
+    }
+  }
+  return claimed;
+}
+
+/** Records what became of claimed copies: sent, skipped (no address), or pending again. */
+export async function markEmails(
+  db: Db,
+  copies: readonly Pick<EmailCopy, 'userId' | 'eventId'>[],
+  state: 'sent' | 'skipped' | 'pending',
+): Promise<void> {
+  for (const copy of copies) {
+    await db
+      .updateTable('notifications')
+      .set({ email: state })
+      .where('user_id', '=', copy.userId)
+      .where('event_id', '=', copy.eventId)
+      .where('email', '=', 'sending')
+      .execute();
+  }
+}
+
 /** When a person's copies of the events about one thing were first delivered and read. */
 export interface SourceReceipt {
   deliveredAt: string | null;

@@ -90,6 +90,8 @@ export class NotificationService {
       channelChoices: ChannelChoices;
       /** Whether email is set up on this server (SMTP_URL). */
       emailAvailable: boolean;
+      /** Sends the urgent emails waiting (email.ts), after an urgent notification is stored. */
+      onUrgentEmail?: () => void;
       log: FastifyBaseLogger;
       outage: DatabaseOutage;
       /** How often the outbox is looked at without being woken (ms). */
@@ -143,16 +145,22 @@ export class NotificationService {
       recipients,
     );
     if (recipients.length > 0) this.dispatchSoon();
+    if (input.priority === 'urgent' && recipients.some((r) => r.email)) this.urgentEmail = true;
     return { id, createdAt, recipients: recipients.map((r) => r.userId) };
   }
 
   private soon: NodeJS.Timeout | null = null;
+  private urgentEmail = false;
 
   private dispatchSoon(): void {
     if (this.soon) return;
     this.soon = setTimeout(() => {
       this.soon = null;
       void this.dispatch();
+      if (this.urgentEmail) {
+        this.urgentEmail = false;
+        this.options.onUrgentEmail?.();
+      }
     }, SOON_MS);
     this.soon.unref();
   }

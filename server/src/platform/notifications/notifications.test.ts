@@ -81,6 +81,31 @@ describe('notify', () => {
     expect(got?.actor?.id).toBe(actor.user.id);
   });
 
+  it('leaves out whoever chose none for the kind, but never for a security notice', async () => {
+    const a = await person();
+    const b = await person();
+    const current = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/settings',
+      headers: bearer(a.token),
+    });
+    const { settings } = current.json<{ settings: { notifications: Record<string, string> } }>();
+    const saved = await ctx.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: bearer(a.token),
+      payload: {
+        ...settings,
+        notifications: { ...settings.notifications, 'assignment.new': 'none' },
+      },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const stored = await notify([a.user.id, b.user.id]);
+    expect(stored.recipients).toEqual([b.user.id]);
+    const security = await notify([a.user.id], { kind: 'account.password-changed' });
+    expect(security.recipients).toEqual([a.user.id]);
+  });
+
   it('keeps a notification only if the transaction of its thing commits', async () => {
     const a = await person();
     await expect(

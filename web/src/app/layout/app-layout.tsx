@@ -9,7 +9,6 @@ import {
   LoadingOverlay,
   Text,
   useComputedColorScheme,
-  useMantineColorScheme,
 } from '@mantine/core';
 import { useDisclosure, useHotkeys } from '@mantine/hooks';
 import { IconMoon, IconSchool, IconSearch, IconSun } from '@tabler/icons-react';
@@ -24,6 +23,7 @@ import {
   announcementsQuery,
   BANNER_ANNOUNCEMENTS,
 } from '../../features/announcements/api/announcements-api';
+import { useChooseColorScheme } from '../settings-applier';
 import { AvatarButton } from './avatar-button';
 import { LiveStatusNotice, NotificationBell } from './notification-bell';
 
@@ -72,8 +72,12 @@ function AccountMenu({ user }: { user: PublicUser }) {
   );
 }
 
+/**
+ * Light or dark at a press: the person's colour scheme setting (saved to their account, so it
+ * follows them; in this browser alone when signed out), the same one /settings changes.
+ */
 function ColorSchemeToggle() {
-  const { setColorScheme } = useMantineColorScheme();
+  const choose = useChooseColorScheme();
   const computed = useComputedColorScheme('light', { getInitialValueInEffect: true });
   const next = computed === 'dark' ? 'light' : 'dark';
   return (
@@ -83,7 +87,7 @@ function ColorSchemeToggle() {
       size="lg"
       // On a phone the header has no room for it: the scheme is in Settings.
       visibleFrom="xs"
-      onClick={() => setColorScheme(next)}
+      onClick={() => choose(next)}
       aria-label={`Switch to ${next} colour scheme`}
     >
       {computed === 'dark' ? (

@@ -24,22 +24,11 @@ export const COURSE_STATE_COLORS: Readonly<Record<CourseState, string>> = {
   archived: 'gray',
 };
 
-// Made at its first use, as lib/format.ts's: not while the start page's modules are evaluated.
-let dateFormat: Intl.DateTimeFormat | undefined;
-
-/** A date in the user's locale; '—' for a missing or invalid value. */
-export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  const time = Date.parse(iso);
-  if (Number.isNaN(time)) return '—';
-  prepareDateFormat();
-  return dateFormat!.format(time);
-}
-
-/** Makes formatDate's formatter now, if it is not made yet (see lib/format.ts's prepareDateTimeFormat). */
-export function prepareDateFormat(): void {
-  dateFormat ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-}
+/**
+ * A date as the person reads dates (their date format and time zone: lib/format.ts); '—' for a
+ * missing or invalid value. `prepareDateFormat` makes its formatter ahead of time.
+ */
+export { formatDate, prepareDateFormat } from '../../lib/format';
 
 /** `45 min`, `1 h 30 min`; '' for none. */
 export function formatDuration(minutes: number | null | undefined): string {

@@ -62,9 +62,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .column('user_id')
     .where(sql<boolean>`email = 'pending'`)
     .execute();
+
+  // Notices that go out once per thing (an assignment due soon, a role ending soon): the
+  // timed jobs that raise them insert a key here in the notice's transaction, so a second run
+  // (another instance, a retry) finds it taken.
+  await db.schema
+    .createTable('notification_marks')
+    .addColumn('key', 'text', (c) => c.primaryKey())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('notification_marks').execute();
   await db.schema.dropTable('notifications').execute();
   await db.schema.dropTable('notification_events').execute();
 }

@@ -24,6 +24,7 @@ import * as m0018 from './0018-wiki-and-departments';
 import * as m0019 from './0019-department-indexes';
 import * as m0020 from './0020-system-settings';
 import * as m0021 from './0021-revisions';
+import * as m0022 from './0022-user-settings';
 import * as m0023 from './0023-notifications';
 import * as m0024 from './0024-announcements';
 
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0019-department-indexes': m0019,
   '0020-system-settings': m0020,
   '0021-revisions': m0021,
+  '0022-user-settings': m0022,
   '0023-notifications': m0023,
   '0024-announcements': m0024,
 };

@@ -1,13 +1,11 @@
 import { Anchor, Badge, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
+import { formatDateTimeSeconds } from '../../../lib/format';
 import { href } from '../../../lib/links';
-
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
 /** A check's time to the second (several checks share a minute). */
 function formatTime(iso: string): string {
-  const time = Date.parse(iso);
-  return Number.isNaN(time) ? '—' : timeFormat.format(time);
+  return formatDateTimeSeconds(iso);
 }
 
 export interface CheckEntry {

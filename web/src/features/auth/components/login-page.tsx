@@ -30,6 +30,7 @@ import { AUTH_METHOD_LABELS, setAuthMethod } from '../../../lib/auth/auth-method
 import { PROVIDER_MESSAGES, reportSsoError, ssoStartUrl } from '../../../lib/auth/auth-service';
 import { peekLoginHandoff, setLoginHandoff } from '../../../lib/login-handoff';
 import { safeNextPath } from '../../../lib/safe-next';
+import { StartPageRedirect } from '../../settings/components/start-page-redirect';
 import { notifyFailedAttempts } from '../failed-attempts';
 import { validateWith } from '../../../lib/form-errors';
 
@@ -112,7 +113,10 @@ export function LoginPage() {
 
   if (isLoading) return <PageLoader label="Loading sign-in options" />;
   if (config.devMode) return <DevModeNotice next={next} />;
-  if (auth.isAuthenticated) return <Navigate to={next} replace />;
+  // Back to the page that sent here; with none (or Home), to the person's start page.
+  if (auth.isAuthenticated) {
+    return next === '/' ? <StartPageRedirect /> : <Navigate to={next} replace />;
+  }
 
   const enabled = config.methods;
   const method = chosenMethod && enabled.includes(chosenMethod) ? chosenMethod : storedMethod;

@@ -1,5 +1,5 @@
 /** Words, dates and excerpts of the department pages. */
-import dayjs from 'dayjs';
+import { formatDate } from '../../../lib/format';
 
 const ROLE_LABELS: Readonly<Record<string, string>> = {
   'department-manager': 'Manager',
@@ -17,9 +17,9 @@ export function roleLabels(roles: readonly string[]): string[] {
   return [...new Set(roles)].sort((a, b) => order(a) - order(b)).map(roleLabel);
 }
 
-/** `31 Dec 2026`, in the user's time zone. */
+/** A day as the person reads dates (their date format and time zone: lib/format.ts). */
 export function formatDay(iso: string): string {
-  return dayjs(iso).format('D MMM YYYY');
+  return formatDate(iso);
 }
 
 /** `until 31 Dec 2026`, or '' with no end date. */

@@ -4,6 +4,10 @@ import { stubLayoutForEditor } from '../../../test/assignment-fixtures';
 import { buildUser } from '../../../test/fixtures';
 import { findHeading, renderApp, signedInAs } from '../../../test/render-app';
 import { buildDepartmentDetail, departmentRoutes } from '../testing';
+import { formatDate } from '../../../lib/format';
+
+/** The demo manager's end date, as the person's settings write dates (lib/format.ts). */
+const UNTIL = formatDate('2026-12-31T12:00:00.000Z');
 
 beforeAll(stubLayoutForEditor);
 
@@ -20,8 +24,8 @@ describe('department page', () => {
     expect(screen.getByText('builds', { selector: 'strong' })).toBeInTheDocument();
     expect(screen.queryByText('Archived')).not.toBeInTheDocument();
 
-    expect(await within(region('Managers')).findByText('(until 31 Dec 2026)')).toBeInTheDocument();
-    expect(region('Managers')).toHaveTextContent('Mia Manager (until 31 Dec 2026)');
+    expect(await within(region('Managers')).findByText(`(until ${UNTIL})`)).toBeInTheDocument();
+    expect(region('Managers')).toHaveTextContent(`Mia Manager (until ${UNTIL})`);
 
     const courses = region('Courses');
     expect(within(courses).getByRole('link', { name: 'FIB-101 · Fibre basics' })).toHaveAttribute(

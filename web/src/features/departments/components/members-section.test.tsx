@@ -4,6 +4,10 @@ import { buildUser, listOf } from '../../../test/fixtures';
 import { renderApp, signedInAs } from '../../../test/render-app';
 import { buildDepartmentDetail, departmentRoutes, LEE, memberList, MIA, SAM } from '../testing';
 import { endOfDayIso } from '../../../components/date-field';
+import { formatDate } from '../../../lib/format';
+
+/** The demo manager's end date, as the person's settings write dates (lib/format.ts). */
+const UNTIL = formatDate('2026-12-31T12:00:00.000Z');
 
 const student = buildUser({ role: 'student' });
 const manager = buildDepartmentDetail({ can: { manage: true, administer: false } });
@@ -21,7 +25,7 @@ describe('department members', () => {
     const table = await membersTable();
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent))).toEqual([
-      ['Mia Manager', 'ManagerMember', 'mia', 'Assigned', 'until 31 Dec 2026'],
+      ['Mia Manager', 'ManagerMember', 'mia', 'Assigned', `until ${UNTIL}`],
       ['Lee Learner', 'Member', 'lee', 'Assigned', 'No end date'],
       ['Sam Student', 'Member', 'student', 'By account', '—'],
     ]);
@@ -59,7 +63,7 @@ describe('department members', () => {
     expect(screen.queryByRole('table', { name: 'Members' })).not.toBeInTheDocument();
     const items = within(list).getAllByRole('listitem');
     expect(items[0]).toHaveTextContent('Mia Manager');
-    expect(items[0]).toHaveTextContent('Assigned · until 31 Dec 2026');
+    expect(items[0]).toHaveTextContent(`Assigned · until ${UNTIL}`);
     expect(items[2]).toHaveTextContent('By account');
     expect(
       within(items[1]!).getByRole('button', { name: 'Remove Lee Learner' }),

@@ -104,7 +104,7 @@ function ConnectionCard() {
           <Title order={2} size="h3">
             Live connection
           </Title>
-          <Badge color={STATUS_COLOUR[state.status]} size="lg" role="status">
+          <Badge color={STATUS_COLOUR[state.status]} variant="light" size="lg" role="status">
             {state.status}
           </Badge>
         </Group>

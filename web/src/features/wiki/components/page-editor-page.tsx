@@ -20,6 +20,7 @@ import {
 import { errorCode } from '../../../lib/api-client';
 import { useSaveWikiPage, useWikiPage } from '../api/wiki-api';
 import { ConflictView, type MergedVersion } from './conflict-view';
+import { EditingNow } from './editing-now';
 import { useLeaveGuard } from '../../../components/leave-guard';
 import { conflictOf } from './merge';
 import { useWikiPageLinks } from './page-links';
@@ -150,6 +151,7 @@ function PageEditor({ page }: { page: WikiPage }) {
         </Title>
         <StatusBadge status={page.status} />
       </Group>
+      <EditingNow pageId={page.id} />
       {conflict ? (
         <ConflictView
           key={round}
