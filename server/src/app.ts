@@ -237,6 +237,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     outage,
     signInOf: (token) => app.signInOf(token),
     redisUrl: config.live.redisUrl,
+    onReceipts: (eventIds) => void notifications.delivered(eventIds).catch(() => undefined),
   });
   live.attach(app.server);
   notifications.setSink(live);

@@ -112,4 +112,15 @@ describe.skipIf(!available)(`announcements: live (${TEST_DB_KIND})`, () => {
       counts: { recipients: 1, acknowledged: 1, read: 1 },
     });
   });
+
+  it('tells a manager watching the counts when copies are delivered', async () => {
+    const a = await f.announce('tina', { audience: audience({ courseIds: [COURSE] }) });
+    const tina = await connect(f.tokens.tina);
+    expect(await follow(tina, a.id)).toMatchObject({ ok: true });
+    const counted = next<{ counts: AnnouncementCounts }>(tina, 'announcement-counts');
+    // Sam's app fetches his notifications (as a reconnecting client catches up): delivered.
+    const list = await f.as('sam', 'GET', '/api/notifications');
+    expect(list.statusCode).toBe(200);
+    expect((await counted).counts).toMatchObject({ recipients: 1, delivered: 1 });
+  });
 });

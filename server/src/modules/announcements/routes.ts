@@ -112,6 +112,15 @@ const announcementRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> =
     },
   });
 
+  // Delivered copies (a client's receipt, a catch-up) move the counts those watching see.
+  app.notifications.onDelivered(ANNOUNCEMENT_SOURCE, (ids) => {
+    for (const id of ids) {
+      void emitCounts(deps, id).catch((error: unknown) =>
+        app.log.warn({ err: error }, 'telling an announcement’s counts failed'),
+      );
+    }
+  });
+
   // The manager's detail view follows an announcement's counts live.
   app.live.topic('announcement', {
     mayJoin: async (user, id) => {

@@ -80,6 +80,8 @@ export interface LiveChannelOptions {
   signInOf: (token: string) => Promise<SignIn | { refused: SignOutReason }>;
   /** Redis between instances; null: this instance alone. */
   redisUrl: string | null;
+  /** Receipts of these events were written (the notification service tells the areas). */
+  onReceipts?: (eventIds: string[]) => void;
   sweepMs?: number;
 }
 
@@ -483,13 +485,16 @@ export class LiveChannel implements NotificationSink {
     if (batch.size === 0) return this.flushing;
     const at = new Date(this.options.now()).toISOString();
     this.flushing = this.flushing.then(async () => {
+      const written: string[] = [];
       for (const [eventId, users] of batch) {
         try {
           await markDeliveredBatch(this.options.db, eventId, [...users], at);
+          written.push(eventId);
         } catch (error) {
           this.reportFailure(error, 'recording delivered notifications');
         }
       }
+      if (written.length > 0) this.options.onReceipts?.(written);
     });
     return this.flushing;
   }

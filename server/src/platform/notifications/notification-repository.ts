@@ -576,3 +576,26 @@ export async function markSourceRead(
     .execute();
   return rows.map((r) => r.event_id);
 }
+
+/** What these events are about: `source_type` → the source ids (events about nothing left out). */
+export async function sourcesOfEvents(
+  db: Db,
+  eventIds: readonly string[],
+): Promise<Map<string, Set<string>>> {
+  const sources = new Map<string, Set<string>>();
+  for (const part of chunks(eventIds)) {
+    const rows = await db
+      .selectFrom('notification_events')
+      .where('id', 'in', part)
+      .where('source_type', 'is not', null)
+      .select(['source_type', 'source_id'])
+      .execute();
+    for (const row of rows) {
+      if (!row.source_type || !row.source_id) continue;
+      const set = sources.get(row.source_type) ?? new Set<string>();
+      set.add(row.source_id);
+      sources.set(row.source_type, set);
+    }
+  }
+  return sources;
+}

@@ -21,12 +21,16 @@ import {
   findActorName,
   insertNotification,
   listRecipientIds,
+  sourcesOfEvents,
   type NotificationEventRow,
 } from './notification-repository';
 
 /** A body longer than this is cut (with an ellipsis): a notification is a line, not the thing. */
 export const NOTIFICATION_BODY_MAX = 500;
 export const NOTIFICATION_TITLE_MAX = 200;
+
+/** Delivery watchers hear at most this often, per type of source (ms). */
+const DELIVERY_TELL_MS = 1_000;
 
 /** How long after `notify` the outbox looks, when nobody calls `dispatch()` (ms). */
 const SOON_MS = 25;
@@ -170,12 +174,51 @@ export class NotificationService {
     return this.dispatcher.run();
   }
 
+  private readonly deliveryWatchers = new Map<string, (sourceIds: string[]) => void>();
+  /** Source ids waiting for their watcher (at most one call per DELIVERY_TELL_MS per type). */
+  private readonly deliveredSoon = new Map<string, { ids: Set<string>; timer: NodeJS.Timeout }>();
+
+  /**
+   * Calls `watch` with the ids of the things of `sourceType` whose notifications were delivered
+   * (a client's receipt, a catch-up), at most once a second per type with what gathered meanwhile:
+   * an area that shows delivery counts live (the announcements' manager) tells its watchers.
+   */
+  onDelivered(sourceType: string, watch: (sourceIds: string[]) => void): void {
+    this.deliveryWatchers.set(sourceType, watch);
+  }
+
+  /** Receipts were recorded for these events: their sources' watchers hear of it. */
+  async delivered(eventIds: readonly string[]): Promise<void> {
+    if (this.deliveryWatchers.size === 0 || eventIds.length === 0) return;
+    const sources = await sourcesOfEvents(this.db, eventIds);
+    for (const [type, ids] of sources) {
+      const watch = this.deliveryWatchers.get(type);
+      if (!watch) continue;
+      const pending = this.deliveredSoon.get(type);
+      if (pending) {
+        for (const id of ids) pending.ids.add(id);
+        continue;
+      }
+      const entry = {
+        ids: new Set(ids),
+        timer: setTimeout(() => {
+          this.deliveredSoon.delete(type);
+          watch([...entry.ids]);
+        }, DELIVERY_TELL_MS),
+      };
+      entry.timer.unref();
+      this.deliveredSoon.set(type, entry);
+    }
+  }
+
   /** Starts the outbox's polling (the server listens). */
   start(): void {
     this.dispatcher.start();
   }
 
   async stop(): Promise<void> {
+    for (const { timer } of this.deliveredSoon.values()) clearTimeout(timer);
+    this.deliveredSoon.clear();
     if (this.soon) clearTimeout(this.soon);
     this.soon = null;
     await this.dispatcher.stop();

@@ -94,7 +94,10 @@ const notificationRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> =
         countUnread(app.reads, user.id),
       ]);
       const unseen = page.items.map((n) => n.id);
-      if (unseen.length > 0) await markDelivered(db, user.id, unseen, iso());
+      if (unseen.length > 0) {
+        await markDelivered(db, user.id, unseen, iso());
+        void app.notifications.delivered(unseen).catch(() => undefined);
+      }
       return sendPage(request, reply, {
         ...page,
         page: query.page,
