@@ -739,3 +739,13 @@ export async function namesOf(
   }
   return { departments, people };
 }
+
+/** The ids of everyone it was published to. */
+export async function listRecipientIds(db: Db, announcementId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('announcement_recipients')
+    .where('announcement_id', '=', announcementId)
+    .select('user_id')
+    .execute();
+  return rows.map((r) => r.user_id);
+}

@@ -50,6 +50,7 @@ import {
   updateAnnouncement,
   type AnnouncementChanges,
   type AnnouncementRecord,
+  listRecipientIds,
 } from './announcement-repository';
 
 /** Publishes one scheduled announcement at its time (docs/announcements.md, "Scheduling"). */
@@ -475,6 +476,8 @@ export async function withdrawFor(
   if (!(await markWithdrawn(deps.db, id, iso(deps.now())))) {
     throw new AppError('CONFLICT', M.withdrawnAlready);
   }
+  // Its readers' open pages (the banner, the start page) take it away at once.
+  deps.app.live.toUsers(await listRecipientIds(deps.db, id), 'announcement-withdrawn', { id });
   return (await findAnnouncement(deps.db, id)) as AnnouncementRecord;
 }
 

@@ -123,4 +123,13 @@ describe.skipIf(!available)(`announcements: live (${TEST_DB_KIND})`, () => {
     expect(list.statusCode).toBe(200);
     expect((await counted).counts).toMatchObject({ recipients: 1, delivered: 1 });
   });
+
+  it('takes a withdrawn announcement off its readers’ open pages at once', async () => {
+    const a = await f.announce('tina', { audience: audience({ courseIds: [COURSE] }) });
+    const sam = await connect(f.tokens.sam);
+    const gone = next<{ id: string }>(sam, 'announcement-withdrawn');
+    const withdrawn = await f.as('tina', 'POST', `/api/announcements/${a.id}/withdrawal`);
+    expect(withdrawn.statusCode, withdrawn.body).toBeLessThan(300);
+    expect(await gone).toEqual({ id: a.id });
+  });
 });

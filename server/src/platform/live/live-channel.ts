@@ -184,6 +184,12 @@ export class LiveChannel implements NotificationSink {
     this.io.to(recipients.map(roomOfUser)).emit('notification', notification);
   }
 
+  /** Sends an event to every connection of these people (every instance). */
+  toUsers(userIds: readonly string[], event: string, payload: unknown): void {
+    if (!this.io || userIds.length === 0) return;
+    this.io.to(userIds.map(roomOfUser)).emit(event, payload);
+  }
+
   /** Sends an event to every connection of one person (their other tabs and devices). */
   toUser(userId: string, event: string, payload: unknown): void {
     this.io?.to(roomOfUser(userId)).emit(event, payload);

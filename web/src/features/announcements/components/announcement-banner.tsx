@@ -36,6 +36,7 @@ export function useAnnouncementsLive(): void {
   });
   useLiveEvent('notifications-read', () => void invalidateAnnouncements(client));
   useLiveEvent('resync', () => void invalidateAnnouncements(client));
+  useLiveEvent('announcement-withdrawn', () => void invalidateAnnouncements(client));
 }
 
 export function AnnouncementBanner() {
