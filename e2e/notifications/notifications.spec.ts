@@ -17,8 +17,11 @@ test('notifications: an admin sends an urgent one and the open page of its recip
     password: 'live updates please',
   });
   await signInAs(page, account.username, account.password);
+  // The live channel opens once the page has loaded and the browser is idle.
+  const live = page.waitForEvent('websocket', (ws) => ws.url().includes('/api/live'));
   await page.goto('/');
   await expect(page.getByRole('button', { name: 'Notifications', exact: true })).toBeVisible();
+  await live;
 
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
