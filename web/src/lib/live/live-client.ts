@@ -1,6 +1,6 @@
 /**
  * The web app's end of the live channel (docs/notifications.md, "The client"). One connection per
- * tab, opened once the person is signed in and the first page has painted (socket.io-client is
+ * tab, opened once the person is signed in and the page has loaded and the browser is idle (socket.io-client is
  * loaded then, in a chunk of its own), with spec §9's policy: a connection time-out of
  * LIVE_UPDATE_TIMEOUT_MS and LIVE_UPDATE_RECONNECT_ATTEMPTS reconnect attempts, after which the
  * state is `offline` until `retry()`. Every (re)connection catches up from the store with the last
