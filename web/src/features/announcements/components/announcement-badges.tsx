@@ -5,12 +5,20 @@ import { IconPin } from '@tabler/icons-react';
 import { formatDateTime } from '../../../lib/format';
 import { audienceText, PRIORITY_COLORS, PRIORITY_LABELS } from '../announcement-format';
 
+/** A badge keeps its width beside a long title (the title is the one that is cut short). */
+const KEEP_WHOLE = { flexShrink: 0 } as const;
+
 /** Its badges: priority (unless info), pinned. */
 export function AnnouncementBadges({ announcement }: { announcement: Announcement }) {
   return (
     <>
       {announcement.priority !== 'info' && (
-        <Badge color={PRIORITY_COLORS[announcement.priority]} variant="light" tt="none">
+        <Badge
+          color={PRIORITY_COLORS[announcement.priority]}
+          variant="light"
+          tt="none"
+          style={KEEP_WHOLE}
+        >
           {PRIORITY_LABELS[announcement.priority]}
         </Badge>
       )}
@@ -19,6 +27,7 @@ export function AnnouncementBadges({ announcement }: { announcement: Announcemen
           color="gray"
           variant="light"
           tt="none"
+          style={KEEP_WHOLE}
           leftSection={<IconPin size={12} aria-hidden />}
         >
           Pinned
