@@ -238,6 +238,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     signInOf: (token) => app.signInOf(token),
     redisUrl: config.live.redisUrl,
     onReceipts: (eventIds) => void notifications.delivered(eventIds).catch(() => undefined),
+    changes: options.changes ?? null,
   });
   live.attach(app.server);
   notifications.setSink(live);

@@ -7,6 +7,7 @@ import type { Notification } from '@learning-hub/core';
 import { io as connectClient, type Socket as ClientSocket } from 'socket.io-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  TEST_DB_KIND,
   bearer,
   createTestApp,
   createTestUser,
@@ -226,6 +227,23 @@ describe('the live channel', () => {
     await ctx.app.live.checkConnections();
     expect(await ended).toBe('io server disconnect');
   });
+
+  it.skipIf(TEST_DB_KIND !== 'sqlite')(
+    'on the embedded database, ends them as soon as the change is written (no sweep needed)',
+    async () => {
+      const student = await person();
+      const socket = client(student.token);
+      await connected(socket);
+      const ended = next<string>(socket, 'disconnect', 3_000);
+      await revokeUserSessions(
+        ctx.database.db,
+        student.user.id,
+        new Date(ctx.clock.now()).toISOString(),
+        'password_reset_by_operator',
+      );
+      expect(await ended).toBe('io server disconnect');
+    },
+  );
 
   it('judges every event the client sends against the sign-in as it is now', async () => {
     const student = await person();

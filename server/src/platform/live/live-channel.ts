@@ -20,6 +20,7 @@ import { displayName } from '../auth/display-name';
 import { listLiveSessions } from '../auth/session-repository';
 import type { UserRecord } from '../auth/user-repository';
 import type { Db } from '../db';
+import type { ChangeTracker } from '../db/change-tracker';
 import type { DatabaseOutage } from '../db/outage';
 import type { SignIn } from '../http/access';
 import { markDeliveredBatch } from '../notifications/notification-repository';
@@ -30,6 +31,18 @@ export const LIVE_PATH = '/api/live';
 
 /** How often every connection's session and permissions are checked again (ms). */
 export const SWEEP_MS = 10_000;
+
+/** Tables whose change may end a session or change what someone may join. */
+const ACCESS_TABLES = [
+  'sessions',
+  'users',
+  'access_epoch',
+  'context_assignments',
+  'user_permissions',
+];
+
+/** How often the change tracker is asked whether those changed (ms; an in-memory read). */
+const WATCH_MS = 500;
 
 /** Connections one person may hold on one instance (tabs and devices); more are refused. */
 export const MAX_CONNECTIONS_PER_USER = 30;
@@ -82,6 +95,12 @@ export interface LiveChannelOptions {
   redisUrl: string | null;
   /** Receipts of these events were written (the notification service tells the areas). */
   onReceipts?: (eventIds: string[]) => void;
+  /**
+   * Tells when sessions, users or access change (the embedded database): connections are then
+   * checked at once rather than at the next sweep. Null (PostgreSQL): the sweep, and the explicit
+   * ends of sessions.
+   */
+  changes?: ChangeTracker | null;
   sweepMs?: number;
 }
 
@@ -100,6 +119,7 @@ export class LiveChannel implements NotificationSink {
   private io: Server | null = null;
   private readonly topics = new Map<string, LiveTopic>();
   private sweepTimer: NodeJS.Timeout | null = null;
+  private watchTimer: NodeJS.Timeout | null = null;
   private sweeping: Promise<void> | null = null;
   private redis: { pub: Redis; sub: Redis; state: 'up' | 'down'; everUp: boolean } | null = null;
   private receipts = new Map<string, Set<string>>();
@@ -146,12 +166,25 @@ export class LiveChannel implements NotificationSink {
       this.options.sweepMs ?? SWEEP_MS,
     );
     this.sweepTimer.unref();
+    const changes = this.options.changes;
+    if (changes) {
+      let seen = changes.version(ACCESS_TABLES);
+      this.watchTimer = setInterval(() => {
+        const now = changes.version(ACCESS_TABLES);
+        if (now === seen || (this.io?.engine.clientsCount ?? 0) === 0) return;
+        seen = now;
+        void this.checkConnections();
+      }, WATCH_MS);
+      this.watchTimer.unref();
+    }
   }
 
   /** Ends every connection of this instance and lets go of Redis. */
   async close(): Promise<void> {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
+    if (this.watchTimer) clearInterval(this.watchTimer);
     this.sweepTimer = null;
+    this.watchTimer = null;
     await this.sweeping;
     await this.flushReceipts();
     if (this.io) {
