@@ -23,7 +23,7 @@ import type { Db } from '../db';
 import type { ChangeTracker } from '../db/change-tracker';
 import type { DatabaseOutage } from '../db/outage';
 import type { SignIn } from '../http/access';
-import { markDeliveredBatch } from '../notifications/notification-repository';
+import { markDelivered } from '../notifications/notification-repository';
 import type { NotificationSink } from '../notifications/notification-service';
 
 /** Where the channel answers (same origin as the API; the client's `path`). */
@@ -527,7 +527,7 @@ export class LiveChannel implements NotificationSink {
       const written: string[] = [];
       for (const [eventId, users] of batch) {
         try {
-          await markDeliveredBatch(this.options.db, eventId, [...users], at);
+          await markDelivered(this.options.db, { eventId, userIds: [...users] }, at);
           written.push(eventId);
         } catch (error) {
           this.reportFailure(error, 'recording delivered notifications');

@@ -217,37 +217,27 @@ export async function markRead(
   return marked;
 }
 
-/** Records that the person's client received these (the first time counts). */
+/**
+ * Records that copies arrived (the first time counts): one person's copies of these events (a
+ * fetched list), or one event's copies of these people (the live channel's receipts).
+ */
 export async function markDelivered(
   db: Db,
-  userId: string,
-  ids: readonly string[],
+  copies:
+    | { userId: string; eventIds: readonly string[] }
+    | { eventId: string; userIds: readonly string[] },
   at: string,
 ): Promise<void> {
-  for (const part of chunks(ids)) {
+  const [fixed, value, many, list] =
+    'userId' in copies
+      ? (['user_id', copies.userId, 'event_id', copies.eventIds] as const)
+      : (['event_id', copies.eventId, 'user_id', copies.userIds] as const);
+  for (const part of chunks(list)) {
     await db
       .updateTable('notifications')
       .set({ delivered_at: at })
-      .where('user_id', '=', userId)
-      .where('event_id', 'in', part)
-      .where('delivered_at', 'is', null)
-      .execute();
-  }
-}
-
-/** Records that these people's clients received one event (the first time counts). */
-export async function markDeliveredBatch(
-  db: Db,
-  eventId: string,
-  userIds: readonly string[],
-  at: string,
-): Promise<void> {
-  for (const part of chunks(userIds)) {
-    await db
-      .updateTable('notifications')
-      .set({ delivered_at: at })
-      .where('event_id', '=', eventId)
-      .where('user_id', 'in', part)
+      .where(fixed, '=', value)
+      .where(many, 'in', part)
       .where('delivered_at', 'is', null)
       .execute();
   }

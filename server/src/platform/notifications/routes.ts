@@ -72,13 +72,11 @@ const notificationRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> =
       if (query.after) {
         const since = Number.parseInt(query.after.slice(0, 12), 16) - REPLAY_LOOK_BACK_MS;
         const items = await listNotificationsAfter(db, user.id, firstIdAt(since), query.pageSize);
-        if (items.length > 0)
-          await markDelivered(
-            db,
-            user.id,
-            items.map((n) => n.id),
-            iso(),
-          );
+        const ids = items.map((n) => n.id);
+        if (ids.length > 0) {
+          await markDelivered(db, { userId: user.id, eventIds: ids }, iso());
+          void app.notifications.delivered(ids).catch(() => undefined);
+        }
         const unreadCount = await countUnread(db, user.id);
         return sendPage(request, reply, {
           items,
@@ -95,7 +93,7 @@ const notificationRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => number }> =
       ]);
       const unseen = page.items.map((n) => n.id);
       if (unseen.length > 0) {
-        await markDelivered(db, user.id, unseen, iso());
+        await markDelivered(db, { userId: user.id, eventIds: unseen }, iso());
         void app.notifications.delivered(unseen).catch(() => undefined);
       }
       return sendPage(request, reply, {

@@ -3,6 +3,13 @@ import { IconBroadcast, IconFlask, IconSpeakerphone } from '@tabler/icons-react'
 import { Link, Outlet, useLocation } from 'react-router';
 import { ADMIN_SECTIONS } from '../../../lib/admin-sections';
 
+/** The admin's tools beside the settings (spec §2's admin pages that are built). */
+const ADMIN_TOOLS = [
+  { to: '/admin-test', label: 'Permission simulator', Icon: IconFlask },
+  { to: '/announcement-manager', label: 'Announcement manager', Icon: IconSpeakerphone },
+  { to: '/notification-demo', label: 'Notification demo', Icon: IconBroadcast },
+] as const;
+
 /** /admin: the Admin Settings area, its sections as a sub-navigation, the section in the outlet. */
 export function AdminLayout() {
   const { pathname } = useLocation();
@@ -11,24 +18,14 @@ export function AdminLayout() {
       <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
         <Title order={1}>Admin Settings</Title>
         <Group gap="md" wrap="wrap">
-          <Anchor component={Link} to="/admin-test" size="sm">
-            <Group gap={4} component="span" wrap="nowrap">
-              <IconFlask size={16} aria-hidden="true" />
-              Permission simulator
-            </Group>
-          </Anchor>
-          <Anchor component={Link} to="/announcement-manager" size="sm">
-            <Group gap={4} component="span" wrap="nowrap">
-              <IconSpeakerphone size={16} aria-hidden="true" />
-              Announcement manager
-            </Group>
-          </Anchor>
-          <Anchor component={Link} to="/notification-demo" size="sm">
-            <Group gap={4} component="span" wrap="nowrap">
-              <IconBroadcast size={16} aria-hidden="true" />
-              Notification demo
-            </Group>
-          </Anchor>
+          {ADMIN_TOOLS.map(({ to, label, Icon }) => (
+            <Anchor key={to} component={Link} to={to} size="sm">
+              <Group gap={4} component="span" wrap="nowrap">
+                <Icon size={16} aria-hidden="true" />
+                {label}
+              </Group>
+            </Anchor>
+          ))}
         </Group>
       </Group>
       <nav aria-label="Admin settings">
