@@ -43,7 +43,6 @@ export async function sendUrgentEmails(
   db: Db,
   transport: Transporter,
   mail: MailSettings,
-  now: number,
 ): Promise<number> {
   const copies = await claimEmails(db, { urgentOnly: true, limit: 200 });
   let sent = 0;
@@ -65,7 +64,6 @@ export async function sendUrgentEmails(
       await markEmails(db, [copy], 'pending');
     }
   }
-  void now;
   return sent;
 }
 
@@ -130,7 +128,7 @@ export function registerEmail(
   registerRecurring(
     app,
     UrgentEmails,
-    () => sendUrgentEmails(db, transport, mail, now()).then(() => undefined),
+    () => sendUrgentEmails(db, transport, mail).then(() => undefined),
     {
       everyMs: URGENT_EVERY_MS,
       now,
@@ -151,7 +149,7 @@ export function registerEmail(
   let sending: Promise<unknown> = Promise.resolve();
   return () => {
     sending = sending.then(() =>
-      sendUrgentEmails(db, transport, mail, now()).catch((error: unknown) =>
+      sendUrgentEmails(db, transport, mail).catch((error: unknown) =>
         app.log.warn({ err: error }, 'sending urgent email failed; the next sweep tries again'),
       ),
     );

@@ -10,12 +10,13 @@ import { Button, Text } from '@mantine/core';
 import { notifications as toasts } from '@mantine/notifications';
 import { IconPlugConnectedX } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import {
   addNotification,
   applyRead,
   applyUnreadCount,
+  notificationKeys,
   useNotifications,
 } from '../../features/notifications/api/notifications-api';
 import { liveClient, useLiveEvent, useLiveState } from '../../lib/live/use-live';
@@ -63,6 +64,8 @@ function useNotificationsFromLive(): void {
     applyRead(client, read.ids, read.unreadCount),
   );
   useLiveEvent<number>('unread-count', (count) => applyUnreadCount(client, count));
+  // Back after a drop with no event to catch up from: the list is read again.
+  useLiveEvent('reload', () => void client.invalidateQueries({ queryKey: notificationKeys.all }));
 }
 
 /** The live channel's state beside the bell, when it is not simply connected. */
@@ -99,6 +102,11 @@ export function NotificationBell() {
   const { status } = useLiveState();
   // Asked once the live channel starts (after the first paint), not with the first page.
   const list = useNotifications(1, status !== 'idle');
+  // What the list holds is had: the next catch-up starts after its newest.
+  const loaded = list.data?.items;
+  useEffect(() => {
+    if (loaded) liveClient.markSeen(loaded.map((n) => n.id));
+  }, [loaded]);
   const [wanted, setWanted] = useState(false);
   useNotificationsFromLive();
   const unread = list.data?.unreadCount ?? 0;

@@ -78,6 +78,8 @@ export class LiveClient {
   private readonly seen = new Set<string>();
   /** Topics this tab follows (re-joined after every reconnection). */
   private readonly topics = new Map<string, { topic: string; id: string; count: number }>();
+  /** Whether this tab's socket has been connected before (a `connect` is then a reconnection). */
+  private connectedBefore = false;
   /** For the demo's "go offline": reconnect attempts go where nothing answers. */
   private unreachable = false;
 
@@ -112,6 +114,7 @@ export class LiveClient {
     this.socket = null;
     this.starting = null;
     this.lastEventId = null;
+    this.connectedBefore = false;
     this.seen.clear();
     this.setState(INITIAL);
   }
@@ -231,7 +234,8 @@ export class LiveClient {
         this.setState({ transport: transport.name }),
       );
       for (const { topic, id } of this.topics.values()) void this.join(topic, id);
-      void this.catchUp();
+      void this.catchUp(this.connectedBefore);
+      this.connectedBefore = true;
     });
     socket.on('disconnect', (reason) => {
       this.setState({ transport: null, lastDisconnectReason: reason });
@@ -289,10 +293,15 @@ export class LiveClient {
   /**
    * What was made since this tab's last event (the store answers; the catch-up also records them
    * delivered). The first connection of a tab has nothing to catch up: the bell reads the list.
+   * A reconnection of a tab that has no event yet (nothing arrived, its list was empty) cannot
+   * name a cursor: the listeners are told to read the list again (`reload`).
    */
-  private async catchUp(): Promise<void> {
+  private async catchUp(reconnected = true): Promise<void> {
     const after = this.lastEventId;
-    if (after === null) return;
+    if (after === null) {
+      if (reconnected) this.emit('reload', null);
+      return;
+    }
     try {
       const { NotificationListSchema } = await import('@learning-hub/core/contracts/notifications');
       const page = await api.get(
@@ -306,7 +315,10 @@ export class LiveClient {
     }
   }
 
-  /** Marks a notification as had (the bell's first list), so it is not shown again. */
+  /**
+   * Marks notifications as had (the bell's list), so they are not shown again and the next
+   * catch-up starts after the newest.
+   */
   markSeen(ids: readonly string[]): void {
     for (const id of ids) {
       this.seen.add(id);
