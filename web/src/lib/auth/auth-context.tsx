@@ -41,6 +41,7 @@ import {
   updateSessionUser,
   type StoredSession,
 } from './session-storage';
+import { liveClient } from '../live/use-live';
 
 /** Query keys under this prefix belong to the signed-in user and are dropped on sign-out. */
 export const USER_QUERY_PREFIX = 'user';
@@ -410,7 +411,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [commit, refresh],
   );
 
-  const logout = useCallback(() => authService.logout(dataRef.current.user), []);
+  // This tab's live channel closes first: the server ending its connection as the session ends
+  // must not start a second sign-out (a session check, and the guard's redirect) beside this one.
+  const logout = useCallback(() => {
+    liveClient.stop();
+    return authService.logout(dataRef.current.user);
+  }, []);
 
   const signOutLocally = useCallback(() => {
     clearSession();

@@ -28,6 +28,9 @@ function afterLoadAndIdle(): Promise<void> {
 /** The longest the channel waits for an idle moment after the page has loaded. */
 const IDLE_WAIT_MS = 3_000;
 
+/** How long a server's sign-out waits for a sign-out flow of this browser to finish first. */
+const SIGNED_OUT_GRACE_MS = 2_000;
+
 /** This tab's live client. */
 export const liveClient = new LiveClient({
   token: () => readSession()?.token ?? '',
@@ -41,7 +44,15 @@ export const liveClient = new LiveClient({
 export function useLiveConnection(signedIn: boolean, onSignedOut: () => void): void {
   const signedOut = useEffectEvent(onSignedOut);
   useEffect(() => {
-    signedOutListener = () => signedOut();
+    // A moment's grace: when another tab of this browser is signing out, its own flow ends the
+    // stored session (and this tab follows it); only a session ended elsewhere (revoked,
+    // deactivated, expired) is still stored after it, and then this tab checks it.
+    signedOutListener = () => {
+      const token = readSession()?.token;
+      setTimeout(() => {
+        if (token && readSession()?.token === token) signedOut();
+      }, SIGNED_OUT_GRACE_MS);
+    };
   }, []);
   useEffect(() => {
     if (!signedIn) {
