@@ -299,7 +299,13 @@ export function useSetLessonProgress(courseId: string) {
         { completed },
         LessonProgressSchema,
       ),
-    onSuccess: (result) => {
+    onSuccess: async (result) => {
+      // A read of the lesson or the course still under way would land after this and put the
+      // old state back: it is cancelled first (it is asked again when next needed).
+      await Promise.all([
+        queryClient.cancelQueries({ queryKey: courseKeys.lesson(courseId, result.lessonId) }),
+        queryClient.cancelQueries({ queryKey: courseKeys.detail(courseId), exact: true }),
+      ]);
       queryClient.setQueryData(
         courseKeys.lesson(courseId, result.lessonId),
         (lesson: Lesson | undefined) =>
